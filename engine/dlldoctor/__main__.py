@@ -1,0 +1,5 @@
+import sys
+
+from dlldoctor.cli import main
+
+sys.exit(main())

@@ -1,0 +1,70 @@
+"""Command-line entry point: one module per subcommand, each with ``configure_parser`` and ``execute``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from dlldoctor import __version__
+from dlldoctor.errors import DllDoctorError
+
+# Subcommand modules in the order ``--help`` lists them. Each defines NAME, HELP,
+# configure_parser(parser) and execute(args) -> exit status; none imports heavy libraries at import time.
+COMMANDS = ("scan", "tree", "explain", "search", "rules")
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse prints the whole usage block; one line is what the rest of the CLI promises.
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _command_modules() -> list[ModuleType]:
+    modules = []
+    for name in COMMANDS:
+        try:
+            modules.append(importlib.import_module(f"dlldoctor.cli.{name}"))
+        except ModuleNotFoundError as e:
+            if e.name != f"dlldoctor.cli.{name}":
+                raise
+    return modules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="dlldoctor",
+        description="Find out why a Windows DLL does not load in a Python process, and how to fix it.",
+    )
+    parser.add_argument("--version", action="version", version=f"dlldoctor {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for module in _command_modules():
+        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.configure_parser(command)
+        command.set_defaults(_execute=module.execute)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args._execute(args)
+    except DllDoctorError as e:
+        print(f"dlldoctor: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("dlldoctor: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); nothing left to say.
+        sys.stderr.close()
+        return status if "status" in locals() else EXIT_OK
+    return status
