@@ -1,0 +1,40 @@
+"""``dlldoctor scan``: can Windows load every extension module and DLL of these targets?"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from dlldoctor.cli.common import add_format_option, use_colour, write
+from dlldoctor.cli.scan_options import add_environment_options, scan_options
+
+NAME = "scan"
+HELP = "check that every extension module and DLL of a wheel, folder or file would load on Windows"
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("targets", nargs="+", metavar="TARGET",
+                        help="a .whl, a folder (site-packages, an environment root, any folder) or a PE file")
+    add_environment_options(parser)
+    add_format_option(parser)
+    parser.add_argument("-v", "--verbose", action="store_true", help="show more detail")
+
+
+def execute(args: argparse.Namespace) -> int:
+    from dlldoctor.scan import scan_target
+
+    options = scan_options(args)
+    results = [scan_target(target, options) for target in args.targets]
+    if args.format == "json":
+        from dlldoctor.formats import scan_json
+
+        write(scan_json.render(results))
+    elif args.format == "markdown":
+        from dlldoctor.formats import scan_markdown
+
+        write(scan_markdown.render(results))
+    else:
+        from dlldoctor.formats import scan_text
+
+        write(scan_text.render(results, colour=use_colour(sys.stdout), verbose=args.verbose))
+    return 1 if any(r.errors for r in results) else 0

@@ -1,0 +1,66 @@
+"""The scan report for people: what is broken first, as chains, then the files and the assumptions."""
+
+from __future__ import annotations
+
+from dlldoctor.findings import Finding
+from dlldoctor.formats.style import Style
+from dlldoctor.pe import PEImage
+from dlldoctor.scan import ScanResult
+
+MARK = {"error": ("✗", "red"), "warning": ("!", "yellow"), "info": ("i", "cyan")}
+
+
+def _size(count: int) -> str:
+    value = float(count)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{count} B"
+
+
+def _finding(finding: Finding, style: Style) -> list[str]:
+    mark, colour = MARK[finding.severity]
+    lines = [f"  {style(mark + ' ' + finding.kind, colour, 'bold')}  {' → '.join(finding.chain)}"]
+    lines.append(f"      {finding.message}")
+    lines.append(style(f"      context: {finding.context}", "dim"))
+    return lines
+
+
+def render_one(result: ScanResult, style: Style, verbose: bool = False) -> str:
+    env = result.environment
+    errors = sum(f.severity == "error" for f in result.findings)
+    warnings = sum(f.severity == "warning" for f in result.findings)
+    python = f"Python {env.python[0]}.{env.python[1]}" if env.python else "Python version unknown"
+    verdict = style("no problems found", "green") if not errors else style(f"{errors} error(s)", "red", "bold")
+    lines = [
+        style(f"dlldoctor scan: {result.target}", "bold"),
+        f"  {python}, {env.machine} process, {len(result.files)} PE file(s): {verdict}"
+        + (f", {warnings} warning(s)" if warnings else ""),
+        "",
+    ]
+    if result.findings:
+        lines.append(style("Findings", "bold"))
+        for finding in result.findings:
+            lines.extend(_finding(finding, style))
+        lines.append("")
+    lines.append(style("Files", "bold"))
+    width = max((len(f.entry.relpath) for f in result.files), default=0)
+    for report in sorted(result.files, key=lambda f: f.entry.relpath):
+        facts = report.facts
+        if isinstance(facts, PEImage):
+            detail = f"{report.role:<9} {facts.machine:<6} linker {facts.linker:<6} {_size(report.entry.size):>9}"
+            if facts.file_version:
+                detail += f"  v{facts.file_version}"
+        else:
+            detail = style(f"corrupt: {facts}", "red")
+        lines.append(f"  {report.entry.relpath:<{width}}  {detail}")
+    lines.append("")
+    lines.append(style("Assumptions", "bold"))
+    lines.extend(f"  - {a}" for a in result.environment.assumptions)
+    return "\n".join(lines) + "\n"
+
+
+def render(results: list[ScanResult], colour: bool = False, verbose: bool = False) -> str:
+    style = Style(colour)
+    return "\n".join(render_one(r, style, verbose) for r in results)

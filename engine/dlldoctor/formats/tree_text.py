@@ -1,0 +1,62 @@
+"""One module's dependency tree, with the reason each edge resolved where it did."""
+
+from __future__ import annotations
+
+from dlldoctor.formats.style import Style
+from dlldoctor.loader import Node
+
+
+def _label(node: Node, style: Style) -> str:
+    res = node.resolution
+    name = style(res.name, "bold")
+    if res.status == "missing":
+        return f"{name}  {style('[not found]', 'red', 'bold')}"
+    if res.status == "wrong-machine":
+        return f"{name}  {style('[wrong machine: ' + res.location + ']', 'red', 'bold')}"
+    if res.status == "corrupt" or node.defect is not None:
+        return f"{name}  {style('[corrupt: ' + str(node.defect or res.location) + ']', 'red', 'bold')}"
+    text = f"{name}  {style('[' + res.reason + ']', 'cyan')}"
+    if res.entry is not None:
+        text += f"  {res.location}"
+    if res.assumed:
+        text += style("  (assumed)", "dim")
+    if node.missing_symbols:
+        count = len(node.missing_symbols)
+        text += "  " + style(f"missing {count} name(s): {node.missing_symbols[0]}", "red")
+    if node.repeat:
+        text += style("  (see above)", "dim")
+    return text
+
+
+def _folded(node: Node, verbose: bool) -> bool:
+    res = node.resolution
+    return not verbose and res.system and res.status == "found" and not node.missing_symbols
+
+
+def _lines(node: Node, prefix: str, verbose: bool, style: Style, out: list[str]) -> None:
+    shown = [c for c in node.children if not _folded(c, verbose)]
+    folded = [c for c in node.children if _folded(c, verbose)]
+    items: list[Node | str] = list(shown)
+    if folded:
+        unique = sorted({c.resolution.name for c in folded}, key=str.lower)
+        names = ", ".join(unique[:6]) + (", …" if len(unique) > 6 else "")
+        items.append(style(f"+ {len(folded)} system DLL(s): {names}", "dim"))
+    for index, item in enumerate(items):
+        last = index == len(items) - 1
+        branch = "└── " if last else "├── "
+        if isinstance(item, str):
+            out.append(prefix + branch + item)
+            continue
+        out.append(prefix + branch + _label(item, style))
+        if not item.repeat:
+            _lines(item, prefix + ("    " if last else "│   "), verbose, style, out)
+
+
+def render(relpath: str, context: str, tree: Node, verbose: bool = False, colour: bool = False) -> str:
+    style = Style(colour)
+    head = f"{style(relpath, 'bold')}  {style('[' + context + ']', 'cyan')}"
+    if tree.defect is not None:
+        head += "  " + style(f"[corrupt: {tree.defect}]", "red", "bold")
+    out = [head]
+    _lines(tree, "", verbose, style, out)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,342 @@
+"""The Windows loader, modelled as load operations inside one Python process.
+
+A load operation (one ``LoadLibraryExW`` call, an extension-module import, one step of torch's
+preload) has a search list fixed by its flags. Every dependency in its graph is resolved by that same
+list, after the checks Windows makes before any folder is searched: API sets, the loaded-module list,
+KnownDLLs. A module's own ``DependentLoadFlags`` replace the list for its direct imports. Each resolved
+edge carries the reason it resolved where it did, as users read it: ``[same folder]``,
+``[python.exe folder]``, ``[add_dll_directory: torch\\lib]``, ``[System32]``, ``[KnownDLL]``,
+``[API set → ucrtbase.dll]``, ``[PATH fallback]``, ``[already loaded]``, ``[delay-load]``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+from dlldoctor.catalog import Catalog
+from dlldoctor.environment import Environment, Folder
+from dlldoctor.inventory import Entry
+from dlldoctor.pe import Import, PEImage
+from dlldoctor.pe_layout import DefectError
+
+# LoadLibraryEx search flags (DependentLoadFlags uses the same bits).
+LOAD_DIR = 0x100
+APPLICATION_DIR = 0x200
+USER_DIRS = 0x400
+SYSTEM32 = 0x800
+DEFAULT_DIRS = 0x1000
+SYSTEM32_NO_FORWARDER = 0x2000
+
+COMPATIBLE = {
+    "x64": frozenset({"x64", "arm64x"}),
+    "x86": frozenset({"x86"}),
+    "arm64": frozenset({"arm64", "arm64x"}),
+    "arm64ec": frozenset({"x64", "arm64ec", "arm64x"}),
+}
+
+
+@dataclass(frozen=True)
+class SearchDir:
+    folder: Folder | None  # None: the System32 of the built-in profile
+    reason: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Where one imported name binds, and why."""
+
+    name: str
+    status: str  # found, missing, wrong-machine, corrupt
+    reason: str
+    location: str
+    entry: Entry | None = None
+    considered: tuple[str, ...] = ()
+    assumed: str | None = None  # the assumption it rests on, if any
+    system: bool = False  # provided by Windows or the interpreter, not by the target
+
+
+@dataclass
+class Node:
+    """A module in a load operation's dependency tree."""
+
+    resolution: Resolution
+    imported: Import | None
+    image: PEImage | None = None
+    defect: DefectError | None = None
+    children: list[Node] = field(default_factory=list)
+    repeat: bool = False
+    missing_symbols: tuple[str, ...] = ()
+
+
+@dataclass
+class Process:
+    """The state a Python process carries from one load operation to the next."""
+
+    loaded: dict[str, Resolution] = field(default_factory=dict)
+    user_dirs: list[SearchDir] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One load operation: its label, its search list, and the fallback after error 126 (torch)."""
+
+    context: str
+    search: tuple[SearchDir, ...]
+    fallback: tuple[SearchDir, ...] = ()
+
+
+class Loader:
+    def __init__(self, env: Environment, catalog: Catalog, folders: dict[str, Folder]) -> None:
+        self.env = env
+        self.catalog = catalog
+        self.folders = folders  # target folders by posix path
+        self.assumptions: dict[str, str] = {}
+        self._system_names = env.profile.system_dlls | env.profile.known_dlls
+
+    # ----- search lists -------------------------------------------------------------------------
+
+    def app_dir(self) -> SearchDir:
+        return SearchDir(self.env.app_dir or Folder("<python.exe folder>"), "python.exe folder")
+
+    def system32(self) -> SearchDir:
+        return SearchDir(self.env.system_dir, "System32")
+
+    def folder(self, relpath: str) -> Folder:
+        return self.folders.get(relpath) or Folder(relpath)
+
+    def load_dir(self, entry: Entry) -> SearchDir:
+        return SearchDir(self.folder(entry.folder), "same folder")
+
+    def extension_search(self, root: Entry, process: Process) -> tuple[SearchDir, ...]:
+        """CPython >= 3.8: LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR."""
+        return (self.load_dir(root), self.app_dir(), *process.user_dirs, self.system32())
+
+    def legacy_search(self, root: Entry) -> tuple[SearchDir, ...]:
+        """Python < 3.8: LOAD_WITH_ALTERED_SEARCH_PATH, then System32, the Windows folder and PATH."""
+        return (self.load_dir(root), self.system32(), *self.path_dirs("PATH"))
+
+    def standard_search(self, prefix: tuple[SearchDir, ...] = ()) -> tuple[SearchDir, ...]:
+        """Plain LoadLibrary: python.exe folder, System32, Windows, current dir, then PATH."""
+        return (self.app_dir(), self.system32(), *prefix, *self.path_dirs("PATH"))
+
+    def path_dirs(self, reason: str) -> tuple[SearchDir, ...]:
+        return tuple(SearchDir(f, reason) for f in self.env.path_dirs)
+
+    def flags_search(self, flags: int, importer: Entry, process: Process) -> tuple[SearchDir, ...]:
+        dirs: list[SearchDir] = []
+        if flags & LOAD_DIR:
+            dirs.append(self.load_dir(importer))
+        if flags & (APPLICATION_DIR | DEFAULT_DIRS):
+            dirs.append(self.app_dir())
+        if flags & (USER_DIRS | DEFAULT_DIRS):
+            dirs.extend(process.user_dirs)
+        if flags & (SYSTEM32 | DEFAULT_DIRS | SYSTEM32_NO_FORWARDER):
+            dirs.append(self.system32())
+        return tuple(dirs)
+
+    # ----- resolving one name -------------------------------------------------------------------
+
+    def resolve(self, name: str, search: tuple[SearchDir, ...], process: Process) -> Resolution:
+        lowered = name.lower()
+        api_set = self.env.profile.api_set(lowered)
+        if api_set is not None:
+            return self._api_set(name, api_set.host, api_set.optional, process)
+        loaded = process.loaded.get(lowered)
+        if loaded is not None:
+            first = loaded.reason.removeprefix("already loaded; ")
+            return Resolution(
+                name, loaded.status, f"already loaded; {first}", loaded.location, loaded.entry,
+                assumed=loaded.assumed, system=loaded.system,
+            )
+        if lowered in self.env.profile.known_dlls and self.env.system_dir is None:
+            return Resolution(name, "found", "KnownDLL", f"System32\\{name}", system=True)
+        if lowered in self.env.profile.known_dlls and self.env.system_dir is not None:
+            entry = self.env.system_dir.get(lowered)
+            if entry is not None:
+                return Resolution(name, "found", "KnownDLL", entry.location, entry, system=True)
+        considered: list[str] = []
+        for directory in search:
+            found = self._look_in(name, directory, considered)
+            if found is not None:
+                return found
+        return Resolution(name, "missing", "not found", "", considered=tuple(considered))
+
+    def _api_set(self, name: str, host: str | None, optional: bool, process: Process) -> Resolution:
+        reason = f"API set → {host}" if host else "API set"
+        system = self.env.system_dir
+        if system is None or host is None:
+            return Resolution(name, "found", reason, host or "API set schema", system=True)
+        if host in process.loaded or system.get(host) is not None:
+            return Resolution(name, "found", reason, system.get(host).location if system.get(host) else host,
+                              system=True)
+        status = "found" if optional else "missing"
+        return Resolution(name, status, reason, "", considered=(f"{system.label}\\{host}",), system=True)
+
+    def _look_in(self, name: str, directory: SearchDir, considered: list[str]) -> Resolution | None:
+        lowered = name.lower()
+        folder = directory.folder
+        if folder is None:
+            considered.append(f"System32\\{name}")
+            return self._profile_system32(name)
+        if directory.reason == "python.exe folder":
+            interpreter = self._interpreter_dll(name, folder)
+            if interpreter is not None:
+                return interpreter
+        considered.append(_join(folder.label, name))
+        entry = folder.get(lowered)
+        if entry is None:
+            return None
+        facts = self.catalog.facts(entry)
+        if isinstance(facts, DefectError):
+            return Resolution(name, "corrupt", directory.reason, entry.location, entry, tuple(considered))
+        if facts.machine not in COMPATIBLE.get(self.env.machine, frozenset({self.env.machine})):
+            return Resolution(name, "wrong-machine", directory.reason, entry.location, entry, tuple(considered))
+        return Resolution(name, "found", directory.reason, entry.location, entry, tuple(considered))
+
+    def _profile_system32(self, name: str) -> Resolution | None:
+        lowered = name.lower()
+        profile = self.env.profile
+        if lowered in self._system_names:
+            return Resolution(name, "found", "System32", f"System32\\{name}", system=True)
+        if lowered in profile.vc_runtime:
+            note = (
+                f"{name}: assumed installed in System32 by the Microsoft Visual C++ 2015-2022 "
+                "Redistributable (no copy of System32 was given; pass --system-dir to check)"
+            )
+            self.assumptions[lowered] = note
+            return Resolution(name, "found", "System32", f"System32\\{name}", assumed=note, system=True)
+        if lowered in profile.driver_dlls:
+            note = f"{name}: assumed installed by the NVIDIA display driver"
+            self.assumptions[lowered] = note
+            return Resolution(name, "found", "System32", f"System32\\{name}", assumed=note, system=True)
+        return None
+
+    def _interpreter_dll(self, name: str, folder: Folder) -> Resolution | None:
+        lowered = name.lower()
+        if folder.get(lowered) is not None or not lowered.startswith("python3"):
+            return None
+        wanted = self.env.python_dll
+        if lowered == "python3.dll" or lowered == wanted or (wanted is None and lowered.endswith(".dll")):
+            if wanted is None:
+                note = f"{name}: assumed to be the running interpreter's DLL (Python version unknown)"
+                self.assumptions[lowered] = note
+            else:
+                note = None
+            return Resolution(name, "found", "python.exe folder", f"<python.exe folder>\\{name}",
+                              assumed=note, system=True)
+        return None
+
+    # ----- walking a load operation -------------------------------------------------------------
+
+    def load(self, root: Entry, operation: Operation, process: Process) -> Node:
+        """Load ``root`` by full path and everything it needs; record what got loaded in ``process``."""
+        image = self.catalog.facts(root)
+        resolution = Resolution(root.name, "found", operation.context, root.location, root)
+        node = Node(resolution, None)
+        if isinstance(image, DefectError):
+            node.defect = image
+            return node
+        node.image = image
+        if image.machine not in COMPATIBLE.get(self.env.machine, frozenset({self.env.machine})):
+            node.resolution = Resolution(root.name, "wrong-machine", operation.context, root.location, root)
+            return node
+        process.loaded.setdefault(root.name.lower(), resolution)
+        self._expand(node, root, image, operation, process, set())
+        return node
+
+    def _expand(
+        self, node: Node, entry: Entry, image: PEImage, operation: Operation, process: Process, seen: set[str]
+    ) -> None:
+        seen.add(entry.location)
+        search = operation.search
+        if image.dependent_load_flags:
+            search = self.flags_search(image.dependent_load_flags, entry, process)
+        for imported in (*image.imports, *image.delay_imports):
+            child = self._edge(imported, search, operation, process)
+            node.children.append(child)
+            if child.resolution.entry is None or child.resolution.status != "found":
+                continue
+            child_facts = self.catalog.facts(child.resolution.entry)
+            if isinstance(child_facts, DefectError):
+                child.defect = child_facts
+                continue
+            child.image = child_facts
+            child.missing_symbols = self.missing_symbols(imported, child_facts, search, process)
+            if imported.delayed:
+                # Loaded at the first call, not now: checked, but its own imports bind later.
+                continue
+            if child.resolution.entry.location in seen:
+                child.repeat = True
+                continue
+            self._expand(child, child.resolution.entry, child_facts, operation, process, seen)
+
+    def _edge(self, imported: Import, search: tuple[SearchDir, ...], operation: Operation,
+              process: Process) -> Node:
+        if imported.delayed:
+            # The delay-load helper calls LoadLibraryExA(name, NULL, 0): the standard search order.
+            resolution = self.resolve(imported.dll, self.standard_search(), process)
+            resolution = _retag(resolution, f"delay-load, {resolution.reason}")
+            return Node(resolution, imported)
+        resolution = self.resolve(imported.dll, search, process)
+        if resolution.status == "missing" and operation.fallback:
+            retry = self.resolve(imported.dll, operation.fallback, process)
+            if retry.status != "missing":
+                resolution = _retag(retry, "PATH fallback")
+            else:
+                resolution = Resolution(
+                    imported.dll, "missing", "not found", "",
+                    considered=resolution.considered + retry.considered,
+                )
+        if resolution.status == "found":
+            process.loaded.setdefault(imported.dll.lower(), resolution)
+        return Node(resolution, imported)
+
+    def missing_symbols(
+        self, imported: Import, image: PEImage, search: tuple[SearchDir, ...], process: Process,
+        depth: int = 0,
+    ) -> tuple[str, ...]:
+        """Names and ordinals ``imported`` needs that ``image`` does not provide, following forwarders."""
+        missing: list[str] = []
+        forwarders = image.forwarder_map
+        for name in imported.names:
+            if name not in image.exports:
+                missing.append(name)
+            elif name in forwarders and not self._forward_ok(forwarders[name], search, process, depth):
+                missing.append(f"{name} (forwarded to {forwarders[name]})")
+        for ordinal in imported.ordinals:
+            if ordinal not in image.export_ordinals:
+                missing.append(f"#{ordinal}")
+        return tuple(missing)
+
+    def _forward_ok(self, target: str, search: tuple[SearchDir, ...], process: Process, depth: int) -> bool:
+        library, _, function = target.rpartition(".")
+        if not library or depth > 8:
+            return True
+        dll = library if library.lower().endswith(".dll") else f"{library}.dll"
+        resolution = self.resolve(dll, search, process)
+        if resolution.status != "found":
+            return False
+        if resolution.entry is None:
+            return True  # a system DLL: its exports are not modelled
+        image = self.catalog.image(resolution.entry)
+        if image is None:
+            return False
+        if function.startswith("#") and function[1:].isdigit():
+            wanted = Import(dll, (), (int(function[1:]),))
+        else:
+            wanted = Import(dll, (function,))
+        return not self.missing_symbols(wanted, image, search, process, depth + 1)
+
+
+def _retag(resolution: Resolution, reason: str) -> Resolution:
+    return Resolution(
+        resolution.name, resolution.status, reason, resolution.location, resolution.entry,
+        resolution.considered, resolution.assumed, resolution.system,
+    )
+
+
+def _join(label: str, name: str) -> str:
+    if "\\" in label or (len(label) > 1 and label[1] == ":"):
+        return f"{label}\\{name}"
+    return posixpath.join(label, name) if label else name
