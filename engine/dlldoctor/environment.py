@@ -106,5 +106,5 @@ def infer_machine(names: Iterable[str], pyd_machines: Iterable[str]) -> tuple[st
             return PLATFORM_MACHINES[match.group(3).lower()], f"from the platform tag {match.group(3)}"
     counted = Counter(pyd_machines).most_common(1)
     if counted:
-        return counted[0][0], "from the extension modules' machine type"
+        return counted[0][0], "from the machine type of the target's modules"
     return "x64", "assumed 64-bit (x64) Python, the common case"

@@ -30,8 +30,13 @@ class Finding:
     symbols: tuple[str, ...] = ()
 
     @property
-    def key(self) -> tuple[str, str, str, str]:
-        return (self.kind, self.file, (self.dll or "").lower(), self.symbol or "")
+    def key(self) -> tuple[str, str, str]:
+        """One finding per broken thing: a missing DLL once, however many modules need it."""
+        if self.kind == "missing-symbol":
+            return (self.kind, self.file, (self.dll or "").lower())
+        if self.kind == "corrupt-file":
+            return (self.kind, self.file, "")
+        return (self.kind, "", (self.dll or "").lower())
 
 
 def _make(kind: str, **fields: object) -> Finding:

@@ -112,9 +112,9 @@ class Loader:
         """CPython >= 3.8: LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR."""
         return (self.load_dir(root), self.app_dir(), *process.user_dirs, self.system32())
 
-    def legacy_search(self, root: Entry) -> tuple[SearchDir, ...]:
+    def legacy_search(self, root: Entry, path_prefix: tuple[SearchDir, ...] = ()) -> tuple[SearchDir, ...]:
         """Python < 3.8: LOAD_WITH_ALTERED_SEARCH_PATH, then System32, the Windows folder and PATH."""
-        return (self.load_dir(root), self.system32(), *self.path_dirs("PATH"))
+        return (self.load_dir(root), self.system32(), *path_prefix, *self.path_dirs("PATH"))
 
     def standard_search(self, prefix: tuple[SearchDir, ...] = ()) -> tuple[SearchDir, ...]:
         """Plain LoadLibrary: python.exe folder, System32, Windows, current dir, then PATH."""
@@ -337,6 +337,7 @@ def _retag(resolution: Resolution, reason: str) -> Resolution:
 
 
 def _join(label: str, name: str) -> str:
-    if "\\" in label or (len(label) > 1 and label[1] == ":"):
-        return f"{label}\\{name}"
-    return posixpath.join(label, name) if label else name
+    """A folder and a file name as a Windows user reads them."""
+    if "/" in label and "\\" not in label and not label.startswith("<"):
+        return posixpath.join(label, name)  # a real POSIX path of a copied folder
+    return f"{label}\\{name}" if label else name

@@ -31,7 +31,7 @@ from dlldoctor.pe_layout import DefectError
 from dlldoctor.sysprofile import load_profile
 
 TORCH_CORE = ("c10.dll", "torch_cpu.dll", "torch_python.dll")
-CONTEXT_PRIORITY = ("extension module", "torch preload", "loaded by full path", "program start")
+CONTEXT_PRIORITY = ("extension module", "torch preload", "program start", "loaded by full path")
 
 
 @dataclass(frozen=True)
@@ -93,13 +93,18 @@ class _Layout:
         if isinstance(source, FileSource):
             for sibling in source.siblings():
                 self.by_folder[""].append(sibling)
-        self.folders = {key: folder_of(items, _label(key)) for key, items in self.by_folder.items()}
+        root_label = Path(source.label).name if not isinstance(source, FileSource) else source.root.name
+        self.folders = {
+            key: folder_of(items, _label(key) if key else root_label or ".") for key, items in self.by_folder.items()
+        }
         self.env_root = not self.is_wheel and any(
             e.relpath.lower() == "python.exe" for e in self.by_folder.get("", [])
         )
 
 
 def _label(key: str) -> str:
+    if key == "<prefix>":
+        return "<python.exe folder>"
     return key.replace("/", "\\") if key else "."
 
 
@@ -126,7 +131,10 @@ def build_environment(
     if exe_image is not None:
         machine, how = exe_image.machine, "from python.exe"
     else:
-        machine, how = infer_machine(names, [img.machine for e in pyds if (img := catalog.image(e))])
+        machines = [img.machine for e in pyds if (img := catalog.image(e))]
+        if not machines:
+            machines = [img.machine for e in entries if (img := catalog.image(e))]
+        machine, how = infer_machine(names, machines)
     assumptions.append(f"process machine {machine}: {how}")
     app_dir: Folder | None = None
     if options.app_dir:
@@ -232,7 +240,12 @@ class _Scanner:
 
     def run(self, entries: list[Entry]) -> list[tuple[str, str, Node]]:
         results: list[tuple[str, str, Node]] = []
-        lib_key = self.torch_lib() if self.env.modern_loader else None
+        lib_key = self.torch_lib()
+        legacy_prefix: tuple[SearchDir, ...] = ()
+        if lib_key and not self.env.modern_loader:
+            # torch releases for Python < 3.8 put torch\lib at the front of PATH instead of preloading.
+            legacy_prefix = (SearchDir(self.layout.folders[lib_key], f"PATH: {_label(lib_key)}"),)
+            lib_key = None
         torch_process = self.torch_preload(lib_key, results) if lib_key else None
         torch_names = {n for n in self.layout.folders[lib_key].files} if lib_key else set()
         torch_root = lib_key.rsplit("/", 1)[0] if lib_key else None
@@ -244,19 +257,22 @@ class _Scanner:
             if self.env.modern_loader:
                 operation = Operation("extension module", self.loader.extension_search(entry, process))
             else:
-                operation = Operation("extension module (Python < 3.8)", self.loader.legacy_search(entry))
+                operation = Operation("extension module (Python < 3.8)",
+                                      self.loader.legacy_search(entry, legacy_prefix))
             tree = self.loader.load(entry, operation, process)
             results.append((entry.relpath, "extension module", tree))
             reached.update(node.resolution.location for node in _walk(tree))
         for entry in entries:
-            if entry.location in reached or entry.name.lower().endswith(".pyd"):
-                continue
             facts = self.catalog.facts(entry)
-            if isinstance(facts, PEImage) and not facts.is_dll:
+            if isinstance(facts, PEImage) and not facts.is_dll and not entry.name.lower().endswith(".pyd"):
+                # A program's folder is its application directory, then the standard order.
                 operation = Operation("program start", (SearchDir(self.loader.folder(entry.folder), "same folder"),
                                                         self.loader.system32(), *self.loader.path_dirs("PATH")))
                 tree = self.loader.load(entry, operation, Process())
                 results.append((entry.relpath, "program start", tree))
+                reached.update(node.resolution.location for node in _walk(tree))
+        for entry in entries:
+            if entry.location in reached or entry.name.lower().endswith(".pyd"):
                 continue
             process = self.base_process(self.package_dirs(entry))
             operation = Operation("loaded by full path", self.loader.extension_search(entry, process))
@@ -318,7 +334,7 @@ def _with_assumptions(env: Environment, extra: object) -> Environment:
 
 
 def _collect(trees: list[tuple[str, str, Node]], machine: str, files: list[FileReport]) -> list[Finding]:
-    best: dict[tuple[str, str, str, str], Finding] = {}
+    best: dict[tuple[str, str, str], Finding] = {}
     for relpath, context, tree in trees:
         for finding in from_tree(tree, relpath, context, machine):
             current = best.get(finding.key)

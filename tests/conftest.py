@@ -1,0 +1,49 @@
+"""Shared test fixtures: the committed PE fixtures and the real wheels cache."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+ROOT = Path(__file__).resolve().parents[1]
+PE_BIN = ROOT / "corpus" / "pe" / "bin"
+
+
+@pytest.fixture(scope="session")
+def pe_bin() -> Path:
+    return PE_BIN
+
+
+@pytest.fixture(scope="session")
+def torch_wheel() -> Path:
+    import wheelcache
+
+    return wheelcache.wheel(wheelcache.TORCH)
+
+
+@pytest.fixture(scope="session")
+def torch_tree(tmp_path_factory: pytest.TempPathFactory, torch_wheel: Path) -> Path:
+    """The torch 2.13.0 wheel unpacked once; tests copy it before changing anything."""
+    import wheelcache
+
+    return wheelcache.unpack(torch_wheel, tmp_path_factory.mktemp("torch-2.13.0"))
+
+
+@pytest.fixture
+def torch_copy(tmp_path: Path, torch_tree: Path) -> Path:
+    """A private copy of the unpacked torch tree (hard links where possible: nothing is edited in place)."""
+    dest = tmp_path / "site-packages"
+    shutil.copytree(torch_tree, dest, copy_function=_link_or_copy)
+    return dest
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        Path(dst).hardlink_to(src)
+    except OSError:
+        shutil.copy2(src, dst)
