@@ -1,0 +1,91 @@
+"""``dlldoctor explain``: paste an error, get the facts in it and the likely causes with their fixes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from dlldoctor.cli.common import add_format_option, use_colour, write
+from dlldoctor.cli.rules import add_rules_option
+from dlldoctor.errors import InputError
+
+NAME = "explain"
+HELP = "explain a DLL load error from its text (a traceback, a pop-up, a log): facts, likely causes, fixes"
+
+MAX_INPUT = 64 << 20  # bytes; a paste is never this large, a wrong file might be
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "text",
+        nargs="*",
+        metavar="TEXT",
+        help="the error text; `-` (or nothing, with a pipe) reads standard input",
+    )
+    parser.add_argument("--file", "-f", type=Path, metavar="F", help="read the error text from a file")
+    parser.add_argument(
+        "--lang",
+        choices=("en", "zh"),
+        help="language of the answer (default: Chinese for Chinese text, English otherwise)",
+    )
+    add_format_option(parser)
+    add_rules_option(parser)
+
+
+def decode(data: bytes) -> str:
+    """Text of a file or pipe in the encodings Windows users paste: UTF-8/16 (BOM), else GBK, else cp1252."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", "replace")
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", "replace")
+    if len(data) >= 4 and data[1:4:2] == b"\0\0" and data[0] and data[2]:
+        return data.decode("utf-16-le", "replace")
+    for codec in ("utf-8", "gbk", "cp1252"):
+        try:
+            return data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("utf-8", "replace")
+
+
+def read_input(args: argparse.Namespace) -> str:
+    if args.file is not None and args.text:
+        raise InputError("give the error text either as an argument or with --file, not both")
+    if args.file is not None:
+        try:
+            with args.file.open("rb") as fh:
+                data = fh.read(MAX_INPUT + 1)
+        except OSError as e:
+            raise InputError(f"cannot read {args.file}: {e.strerror or e}") from e
+    elif args.text == ["-"] or (not args.text and not sys.stdin.isatty()):
+        data = sys.stdin.buffer.read(MAX_INPUT + 1)
+    elif args.text:
+        return " ".join(args.text)
+    else:
+        raise InputError("no error text: pass it as an argument, pipe it in (`-`), or use --file F")
+    if len(data) > MAX_INPUT:
+        raise InputError(f"input larger than {MAX_INPUT >> 20} MB; paste the part around the error")
+    return decode(data)
+
+
+def execute(args: argparse.Namespace) -> int:
+    text = read_input(args)
+    if not text.strip():
+        raise InputError("the error text is empty: paste the traceback or the pop-up's message")
+    if text.count("\0") > len(text) // 10:
+        raise InputError("this looks like a binary file, not an error text")
+
+    from dlldoctor.explain import explain_text
+    from dlldoctor.formats import explain as fmt
+    from dlldoctor.ruleset import load_rule_set
+
+    rule_set = load_rule_set(args.rules)
+    ex = explain_text(text, rule_set, lang=args.lang)
+    if args.format == "json":
+        write(fmt.render_json(ex, rule_set.families))
+    elif args.format == "markdown":
+        write(fmt.render_markdown(ex, rule_set.families))
+    else:
+        write(fmt.render_text(ex, rule_set.families, colour=use_colour(sys.stdout)))
+    return 1 if ex.diagnoses else 0

@@ -1,0 +1,221 @@
+"""``dlldoctor rules``: list, show, lint, test, scaffold and catalog the diagnosis rules."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from dlldoctor.cli.common import add_format_option, use_colour, write
+from dlldoctor.errors import InputError
+
+NAME = "rules"
+HELP = "list, show, lint and test the diagnosis rules (for contributors)"
+
+
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="use the rule set in DIR (a folder with taxonomy.yaml, data/ and one folder per category) "
+        "instead of the built-in one",
+    )
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    from dlldoctor.cli import _Parser
+
+    sub = parser.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=_Parser)
+    sub.required = True
+
+    p = sub.add_parser("list", help="one line per rule: id, category, status, title")
+    add_rules_option(p)
+    p.add_argument("--category", help="only the rules of this category")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the titles")
+    add_format_option(p)
+    p.set_defaults(_rules=_list)
+
+    p = sub.add_parser("show", help="one rule in full")
+    add_rules_option(p)
+    p.add_argument("rule_id", metavar="ID")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the texts")
+    add_format_option(p)
+    p.set_defaults(_rules=_show)
+
+    p = sub.add_parser(
+        "lint", help="check every rule file against the schema and each other; all problems at once"
+    )
+    add_rules_option(p)
+    p.set_defaults(_rules=_lint)
+
+    p = sub.add_parser("test", help="run every rule on its own examples (match, no_match, todo_match)")
+    add_rules_option(p)
+    p.add_argument("rule_ids", nargs="*", metavar="ID", help="only these rules (default: all)")
+    p.add_argument("-v", "--verbose", action="store_true", help="list passing examples too")
+    p.set_defaults(_rules=_test)
+
+    p = sub.add_parser("new", help="write a valid rule skeleton to rules/<category>/<id>.yaml")
+    add_rules_option(p)
+    p.add_argument("rule_id", metavar="ID")
+    p.add_argument("--category", required=True, help="a category of taxonomy.yaml")
+    p.set_defaults(_rules=_new)
+
+    p = sub.add_parser("catalog", help="write the rule catalog (Markdown) to a folder")
+    add_rules_option(p)
+    p.add_argument(
+        "--out", type=Path, default=Path("docs/rules"), help="folder to write (default: docs/rules)"
+    )
+    p.add_argument(
+        "--check", action="store_true", help="only check that the folder is up to date (exit 1 if not)"
+    )
+    p.set_defaults(_rules=_catalog)
+
+
+def execute(args: argparse.Namespace) -> int:
+    status: int = args._rules(args)
+    return status
+
+
+def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from dlldoctor.ruleset import load_rule_set
+
+    return load_rule_set(args.rules)
+
+
+def _list(args: argparse.Namespace) -> int:
+    rule_set = _load(args)
+    rules = [r for r in rule_set.rules if not args.category or r.category == args.category]
+    if args.category and args.category not in dict(rule_set.categories):
+        raise InputError(f"unknown category {args.category!r}")
+    if args.format == "json":
+        import json
+
+        items = [
+            {
+                "id": r.id,
+                "category": r.category,
+                "status": r.status,
+                "severity": r.severity,
+                "title": r.title.get(args.lang),
+                "path": r.path,
+            }
+            for r in rules
+        ]
+        write(json.dumps({"version": 1, "rules": items}, ensure_ascii=False, indent=2, sort_keys=True))
+        return 0
+    if args.format == "markdown":
+        lines = ["| rule | category | status | title |", "|---|---|---|---|"]
+        lines += [f"| `{r.id}` | {r.category} | {r.status} | {r.title.get(args.lang)} |" for r in rules]
+        write("\n".join(lines))
+        return 0
+    width = max((len(r.id) for r in rules), default=10)
+    cwidth = max((len(r.category) for r in rules), default=10)
+    for r in rules:
+        write(f"{r.id:<{width}}  {r.category:<{cwidth}}  {r.status:<12}  {r.title.get(args.lang)}")
+    write(f"{len(rules)} rules")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from dlldoctor.formats import rule_text
+
+    rule_set = _load(args)
+    rule = rule_set.get(args.rule_id)
+    if rule is None:
+        from dlldoctor.search import suggest
+
+        hint = suggest(args.rule_id, rule_set)
+        raise InputError(f"no rule {args.rule_id!r}" + (f"; did you mean {hint}?" if hint else ""))
+    if args.format == "json":
+        write(rule_text.rule_json(rule))
+    elif args.format == "markdown":
+        write(rule_text.rule_markdown(rule, args.lang))
+    else:
+        write(rule_text.rule_text(rule, args.lang, colour=use_colour(sys.stdout)))
+    return 0
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from dlldoctor.resources import rules_root
+    from dlldoctor.ruleset import lint_rule_set
+
+    root = args.rules or rules_root()
+    rule_set, problems = lint_rule_set(root)
+    for problem in problems:
+        write(str(problem))
+    if problems:
+        write(f"{len(problems)} problem(s) in {root}", sys.stderr)
+        return 1
+    assert rule_set is not None
+    write(f"{len(rule_set.rules)} rules OK ({root})")
+    return 0
+
+
+def _test(args: argparse.Namespace) -> int:
+    from dlldoctor.ruletest import example_line, run_examples
+
+    rule_set = _load(args)
+    unknown = [i for i in args.rule_ids if rule_set.get(i) is None]
+    if unknown:
+        raise InputError(f"no rule {', '.join(map(repr, unknown))}")
+    results = run_examples(rule_set, set(args.rule_ids) or None)
+    failed = [r for r in results if not r.passed]
+    todo = [r for r in results if r.kind == "todo_match"]
+    for r in results:
+        if r.passed and not args.verbose and r.kind != "todo_match":
+            continue
+        rule = rule_set.get(r.rule)
+        assert rule is not None
+        where = f"{Path(rule_set.root) / rule.path}:{example_line(rule_set, r.rule, r.kind, r.index)}"
+        first = r.text.strip().splitlines()[0] if r.text.strip() else ""
+        first = first if len(first) <= 90 else first[:89] + "…"
+        fired = ", ".join(r.fired) or "none"
+        if r.kind == "todo_match":
+            state = "TODO fixed (move it to match)" if r.fires else "TODO"
+        else:
+            state = "ok" if r.passed else "FAIL"
+        expectation = {
+            "match": "should fire",
+            "no_match": "should not fire",
+            "todo_match": "not expected yet",
+        }
+        write(f"{where}: {state}: {r.rule} {expectation[r.kind]} on examples.{r.kind}[{r.index}]: {first}")
+        if not r.passed or args.verbose:
+            write(f"    rules that fire: {fired}")
+    total = len([r for r in results if r.kind != "todo_match"])
+    write(
+        f"{total - len(failed)}/{total} examples pass, {len(failed)} fail, {len(todo)} todo "
+        f"({sum(r.todo_fixed for r in todo)} of them now fire), {len(rule_set.active_rules())} rules"
+    )
+    return 1 if failed else 0
+
+
+def _new(args: argparse.Namespace) -> int:
+    from dlldoctor.resources import rules_root
+    from dlldoctor.scaffold import write_skeleton
+
+    path = write_skeleton(args.rules or rules_root(), args.rule_id, args.category)
+    write(
+        f"wrote {path}; fill it in, then run `dlldoctor rules lint` and `dlldoctor rules test {args.rule_id}`"
+    )
+    return 0
+
+
+def _catalog(args: argparse.Namespace) -> int:
+    from dlldoctor.rulecatalog import check_catalog, write_catalog
+
+    rule_set = _load(args)
+    if args.check:
+        stale = check_catalog(rule_set, args.out)
+        for name in stale:
+            write(f"{args.out / name}: out of date")
+        if stale:
+            write("regenerate with: dlldoctor rules catalog --out " + str(args.out), sys.stderr)
+            return 1
+        write(f"{args.out} is up to date")
+        return 0
+    written = write_catalog(rule_set, args.out)
+    write(f"wrote {len(written)} files to {args.out}")
+    return 0

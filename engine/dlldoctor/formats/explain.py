@@ -1,0 +1,212 @@
+"""`dlldoctor explain` output: text for people, JSON (versioned, schemas/explain.schema.json), Markdown."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any
+
+from dlldoctor.explain import Explanation, code_label, why
+from dlldoctor.families import Families
+from dlldoctor.formats.rule_text import SHELL_LABEL, fix_dict, fix_lines
+from dlldoctor.formats.style import Style
+
+JSON_VERSION = 1
+SHOWN_IN_FULL = 3
+LISTED = 8
+
+_LABELS = {
+    "en": {
+        "facts": "Facts found",
+        "code": "error code",
+        "dll": "DLL",
+        "symbol": "entry point",
+        "module": "importing",
+        "python": "Python",
+        "env": "environment",
+        "packages": "packages",
+        "cuda": "versions in DLL names",
+        "language": "text language",
+        "diagnoses": "Likely causes, best first",
+        "none": "No rule recognises this text as a DLL load failure.",
+        "nothing": "Nothing in this text looks like a Windows DLL load failure.",
+        "why": "why",
+        "fix": "fix",
+        "confidence": "confidence",
+        "also": "Also possible",
+        "decide": "What would decide",
+        "rule": "rule",
+    },
+    "zh": {
+        "facts": "从文本中读到的信息",
+        "code": "错误代码",
+        "dll": "DLL",
+        "symbol": "入口点",
+        "module": "正在导入",
+        "python": "Python",
+        "env": "环境",
+        "packages": "软件包",
+        "cuda": "DLL 名中的版本",
+        "language": "文本语言",
+        "diagnoses": "可能的原因（按可能性排序）",
+        "none": "没有规则把这段文本识别为 DLL 加载失败。",
+        "nothing": "这段文本看起来不像 Windows DLL 加载失败。",
+        "why": "依据",
+        "fix": "修复",
+        "confidence": "置信度",
+        "also": "其他可能",
+        "decide": "如何确定",
+        "rule": "规则",
+    },
+}
+
+
+def display_width(text: str) -> int:
+    """Terminal columns: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _fact_rows(ex: Explanation) -> list[tuple[str, str]]:
+    f, label = ex.facts, _LABELS[ex.lang]
+    rows: list[tuple[str, str]] = []
+    if f.error_code is not None:
+        rows.append((label["code"], code_label(f.error_code)))
+    if f.dll:
+        rows.append((label["dll"], f.dll + (f"  ({f.dll_path})" if f.dll_path else "")))
+    if f.symbol:
+        rows.append((label["symbol"], f.symbol))
+    if f.module:
+        rows.append((label["module"], f.module))
+    if f.python_version:
+        rows.append((label["python"], f.python_version))
+    if f.env_type:
+        rows.append((label["env"], f.env_type))
+    if f.packages:
+        shown = [f"{n} {v}".strip() for n, v in f.packages if v] or [n for n, _ in f.packages]
+        rows.append((label["packages"], ", ".join(shown[:8]) + (" …" if len(shown) > 8 else "")))
+    if f.versions:
+        rows.append((label["cuda"], ", ".join(f"{d} → {c} {v}" for d, c, v in f.versions[:6])))
+    if f.found_anything or f.language != "en":
+        rows.append((label["language"], f.language))
+    return rows
+
+
+def render_text(ex: Explanation, families: Families, *, colour: bool = False) -> str:
+    s = Style(colour)
+    label = _LABELS[ex.lang]
+    out: list[str] = []
+    rows = _fact_rows(ex)
+    if not rows and not ex.diagnoses:
+        return label["nothing"]
+    if rows:
+        out.append(s(label["facts"], "bold"))
+        width = max(display_width(k) for k, _ in rows)
+        out += [f"  {k}{' ' * (width - display_width(k))}  {v}" for k, v in rows]
+        out.append("")
+    if not ex.diagnoses:
+        out.append(label["none"])
+        return "\n".join(out)
+    out.append(s(label["diagnoses"], "bold"))
+    for n, d in enumerate(ex.diagnoses[:SHOWN_IN_FULL], 1):
+        colour_name = "red" if d.rule.severity == "error" else "yellow"
+        out.append(
+            f"{n}. "
+            + s(d.rule.title.get(ex.lang), "bold", colour_name)
+            + s(
+                f"  [{d.rule.category}] {label['rule']} {d.rule.id}, "
+                f"{label['confidence']} {d.confidence:.0%}",
+                "dim",
+            )
+        )
+        out.append("   " + d.rule.summary.get(ex.lang))
+        out.append(
+            f"   {label['why']}: "
+            + ("；" if ex.lang == "zh" else "; ").join(why(e, ex.lang, families) for e in d.evidence)
+        )
+        out.append(f"   {label['fix']}:")
+        for i, fix in enumerate(d.rule.fixes, 1):
+            out += ["     " + line for line in fix_lines(fix, ex.lang, i)]
+        out.append("")
+    rest = ex.diagnoses[SHOWN_IN_FULL:LISTED]
+    if rest:
+        out.append(s(label["also"], "bold"))
+        out += [
+            f"  - {d.rule.id} [{d.rule.category}] {d.confidence:.0%}: {d.rule.title.get(ex.lang)}"
+            for d in rest
+        ]
+        out.append("")
+    if ex.decide:
+        out.append(s(label["decide"], "bold"))
+        out += [f"  {line}" for line in ex.decide]
+    return "\n".join(out).rstrip()
+
+
+def explanation_dict(ex: Explanation, families: Families) -> dict[str, Any]:
+    return {
+        "version": JSON_VERSION,
+        "language": ex.lang,
+        "facts": ex.facts.as_dict(),
+        "diagnoses": [
+            {
+                "rule": d.rule.id,
+                "category": d.rule.category,
+                "severity": d.rule.severity,
+                "confidence": d.confidence,
+                "score": d.score,
+                "title": d.rule.title.get(ex.lang),
+                "summary": d.rule.summary.get(ex.lang),
+                "why": [why(e, ex.lang, families) for e in d.evidence],
+                "matched": [{"kind": e.kind, "value": e.value, "weight": e.weight} for e in d.evidence],
+                "fixes": [
+                    {
+                        "text": fix.text.get(ex.lang),
+                        **{k: v for k, v in fix_dict(fix).items() if k in ("commands", "url")},
+                    }
+                    for fix in d.rule.fixes
+                ],
+                "references": list(d.rule.references),
+            }
+            for d in ex.diagnoses
+        ],
+        "decide": list(ex.decide),
+    }
+
+
+def render_json(ex: Explanation, families: Families) -> str:
+    return json.dumps(explanation_dict(ex, families), ensure_ascii=False, indent=2, sort_keys=True)
+
+
+def render_markdown(ex: Explanation, families: Families) -> str:
+    label = _LABELS[ex.lang]
+    rows = _fact_rows(ex)
+    if not rows and not ex.diagnoses:
+        return label["nothing"]
+    out = [f"### {label['facts']}", ""]
+    out += [f"- **{k}:** `{v}`" for k, v in rows]
+    out.append("")
+    if not ex.diagnoses:
+        out.append(label["none"])
+        return "\n".join(out)
+    out += [f"### {label['diagnoses']}", ""]
+    for n, d in enumerate(ex.diagnoses[:SHOWN_IN_FULL], 1):
+        out.append(
+            f"{n}. **{d.rule.title.get(ex.lang)}** — `{d.rule.id}` ({d.rule.category}, "
+            f"{label['confidence']} {d.confidence:.0%})"
+        )
+        out.append(f"   - {label['why']}: " + "; ".join(why(e, ex.lang, families) for e in d.evidence))
+        for i, fix in enumerate(d.rule.fixes, 1):
+            out.append(
+                f"   - {label['fix']} {i}: {fix.text.get(ex.lang)}" + (f" <{fix.url}>" if fix.url else "")
+            )
+            for shell, command in fix.commands:
+                out.append(
+                    f"     - {SHELL_LABEL[shell]}: `{command}`"
+                    if "\n" not in command
+                    else f"     - {SHELL_LABEL[shell]}:\n\n       ```\n       {command}\n       ```"
+                )
+    rest = ex.diagnoses[SHOWN_IN_FULL:LISTED]
+    if rest:
+        out += ["", f"**{label['also']}:** " + ", ".join(f"`{d.rule.id}` ({d.confidence:.0%})" for d in rest)]
+    if ex.decide:
+        out += ["", f"### {label['decide']}", ""] + [f"- {line}" for line in ex.decide]
+    return "\n".join(out)

@@ -1,0 +1,146 @@
+"""One rule in full, for `dlldoctor rules show` (text, markdown, json) and the catalog."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from dlldoctor.formats.style import Style
+from dlldoctor.rules import Fix, Rule
+
+SHELL_LABEL = {"cmd": "cmd", "powershell": "PowerShell", "bash": "bash", "conda": "conda", "pip": "pip"}
+
+
+def rule_dict(rule: Rule) -> dict[str, Any]:
+    def matcher(m: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": m.kind, "weight": m.weight}
+        if m.codes:
+            out["codes"] = list(m.codes)
+        if m.names:
+            out["names"] = list(m.names)
+        if m.pattern:
+            out["pattern"] = m.pattern
+        if m.spec:
+            out["version"] = m.spec
+        if m.langs:
+            out["lang"] = list(m.langs)
+        return out
+
+    return {
+        "id": rule.id,
+        "category": rule.category,
+        "status": rule.status,
+        "severity": rule.severity,
+        "prevalence": rule.prevalence,
+        "title": {"en": rule.title.en, "zh": rule.title.zh},
+        "summary": {"en": rule.summary.en, "zh": rule.summary.zh},
+        "keywords": list(rule.keywords),
+        "match": {
+            "all": [matcher(m) for m in rule.match.all],
+            "any": [matcher(m) for m in rule.match.any],
+            "none": [matcher(m) for m in rule.match.none],
+            "min_any": rule.match.min_any,
+        },
+        "probes": [
+            {
+                "probe": p.kind,
+                **{k: list(v) if isinstance(v, tuple) else v for k, v in p.args},
+                "expect": p.expect,
+            }
+            for p in rule.probes
+        ],
+        "fixes": [fix_dict(f) for f in rule.fixes],
+        "references": list(rule.references),
+        "examples": {
+            "match": list(rule.examples.match),
+            "no_match": list(rule.examples.no_match),
+            "todo_match": list(rule.examples.todo_match),
+        },
+        "path": rule.path,
+        "replaced_by": rule.replaced_by,
+    }
+
+
+def fix_dict(fix: Fix) -> dict[str, Any]:
+    out: dict[str, Any] = {"en": fix.text.en, "zh": fix.text.zh, "commands": dict(fix.commands)}
+    if fix.url:
+        out["url"] = fix.url
+    return out
+
+
+def rule_json(rule: Rule) -> str:
+    return json.dumps({"version": 1, "rule": rule_dict(rule)}, ensure_ascii=False, indent=2, sort_keys=True)
+
+
+def _match_lines(rule: Rule) -> list[str]:
+    lines = []
+    for group, items in (("all", rule.match.all), ("any", rule.match.any), ("none", rule.match.none)):
+        for m in items:
+            lines.append(f"{group:<4} {m.describe()}  (weight {m.weight:g})")
+    if rule.match.min_any is not None:
+        lines.append(f"min_any {rule.match.min_any:g}")
+    return lines
+
+
+def fix_lines(fix: Fix, lang: str, number: int) -> list[str]:
+    lines = [f"{number}. {fix.text.get(lang)}"]
+    if fix.url:
+        lines.append(f"   {fix.url}")
+    for shell, command in fix.commands:
+        for i, line in enumerate(command.splitlines()):
+            label = f"{SHELL_LABEL[shell]}>" if i == 0 else " " * (len(SHELL_LABEL[shell]) + 1)
+            lines.append(f"   {label} {line}")
+    return lines
+
+
+def rule_text(rule: Rule, lang: str, *, colour: bool = False) -> str:
+    s = Style(colour)
+    out = [
+        s(f"{rule.id}", "bold") + f"  [{rule.category}, {rule.status}, {rule.severity}]",
+        rule.title.get(lang),
+        "",
+    ]
+    out += [rule.summary.get(lang), ""]
+    out.append(s("Match" if lang == "en" else "匹配条件", "bold"))
+    out += ["  " + line for line in _match_lines(rule)]
+    if rule.probes:
+        out.append(s("Probes" if lang == "en" else "探查", "bold"))
+        for p in rule.probes:
+            args = ", ".join(f"{k}={'/'.join(v) if isinstance(v, tuple) else v}" for k, v in p.args)
+            out.append(f"  {p.kind}({args}) expect {p.expect}")
+    out.append(s("Fix" if lang == "en" else "修复", "bold"))
+    for i, fix in enumerate(rule.fixes, 1):
+        out += ["  " + line for line in fix_lines(fix, lang, i)]
+    out.append(s("References" if lang == "en" else "参考", "bold"))
+    out += [f"  {url}" for url in rule.references]
+    out.append(s("Examples" if lang == "en" else "示例", "bold"))
+    for kind, texts in (
+        ("match", rule.examples.match),
+        ("no_match", rule.examples.no_match),
+        ("todo_match", rule.examples.todo_match),
+    ):
+        for text in texts:
+            first, *rest = text.strip().splitlines() or [""]
+            out.append(f"  {kind}: {first}" + (f"  (+{len(rest)} lines)" if rest else ""))
+    out.append(s(f"file: {rule.path}", "dim"))
+    return "\n".join(out)
+
+
+def rule_markdown(rule: Rule, lang: str) -> str:
+    out = [f"## `{rule.id}` — {rule.title.get(lang)}", ""]
+    out.append(f"**Category:** `{rule.category}` · **Status:** {rule.status} · **Severity:** {rule.severity}")
+    out += ["", rule.summary.get(lang), "", "### Fix" if lang == "en" else "### 修复", ""]
+    for i, fix in enumerate(rule.fixes, 1):
+        out.append(f"{i}. {fix.text.get(lang)}" + (f" <{fix.url}>" if fix.url else ""))
+        for shell, command in fix.commands:
+            out += [
+                "",
+                f"   ```{'bat' if shell == 'cmd' else shell if shell in ('powershell', 'bash') else 'text'}",
+                *[f"   {line}" for line in command.splitlines()],
+                "   ```",
+            ]
+    out += ["", "### Match" if lang == "en" else "### 匹配条件", ""]
+    out += [f"- `{line}`" for line in _match_lines(rule)]
+    out += ["", "### References" if lang == "en" else "### 参考", ""]
+    out += [f"- <{url}>" for url in rule.references]
+    return "\n".join(out)

@@ -1,0 +1,214 @@
+"""Localized Windows error messages (rules/data/messages.yaml) turned into patterns.
+
+Each message template becomes two RE2 patterns: a cheap one for the one-pass :class:`PatternSet` that
+finds which messages occur at all, and one with named groups (``dll``, ``module``, ``path``, ``symbol``)
+that is run only for the messages found. Placeholders are written ``{dll}``, ``{module}``, ``{path}``,
+``{symbol}`` or Windows' own ``%1`` (which Python prints literally).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from dlldoctor.patterns import PatternSet
+
+LANGUAGES = ("en", "zh-CN", "zh-TW", "ja", "ko", "ru", "fr", "de", "es")
+POPUP_KINDS = (
+    "dll-not-found",
+    "dll-missing-old",
+    "entry-point-not-found",
+    "ordinal-not-found",
+    "bad-image",
+    "app-start-failed",
+)
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}|%(\d)")
+_SPACE = re.compile(r"\s+")
+# What each placeholder may stand for in a pasted message.
+_CAPTURE = {
+    "dll": r'"?(?P<dll>[^"\r\n<>|*?]{0,260}?\.(?:dll|pyd|exe|sys|drv|ocx))"?',
+    "module": r"(?P<module>[A-Za-z_][\w.]{0,200})",
+    "path": r"(?P<path>[^\"\r\n]{1,1000}?)",
+    "symbol": r"(?P<symbol>[^\s\"]{1,1000}?)",
+    "ordinal": r"(?P<symbol>\d{1,6})",
+}
+_GENERIC_CAPTURE = r"[^\r\n]{0,1000}?"
+_SET_CAPTURE = r"[^\n]*"
+
+
+@dataclass(frozen=True)
+class Template:
+    """One message in one language: what it means (``code``, ``kind``) and its patterns."""
+
+    code: int | None
+    name: str  # ERROR_MOD_NOT_FOUND, a pop-up kind, or "python"
+    kind: str  # "code", a POPUP_KINDS value, or "python"
+    lang: str | None  # None for Python's own (English-only) prefixes
+    text: str
+    search: str  # pattern for the set
+    extract: str  # pattern with named groups
+
+
+@dataclass(frozen=True)
+class Messages:
+    codes: tuple[Template, ...]
+    popups: tuple[Template, ...]
+    prefixes: tuple[Template, ...] = ()
+    names: tuple[tuple[int, str], ...] = ()  # (code, ERROR_NAME)
+
+    @property
+    def templates(self) -> tuple[Template, ...]:
+        return self.codes + self.popups + self.prefixes
+
+    @cached_property
+    def pattern_set(self) -> PatternSet:
+        return PatternSet([t.search for t in self.templates])
+
+    def code_name(self, code: int) -> str | None:
+        return dict(self.names).get(code)
+
+
+def normalize(text: str) -> str:
+    """The form both templates and pasted text are compared in (full-width punctuation made ASCII)."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def template_patterns(text: str) -> tuple[str, str]:
+    """(set pattern, extract pattern) for a message template."""
+    text = normalize(text).strip()
+    trailing = ""
+    while text and text[-1] in ".。!！":
+        text = text[:-1]
+        trailing = r"[.。!]?"
+    search_parts: list[str] = []
+    extract_parts: list[str] = []
+    used: set[str] = set()
+    pos = 0
+    for m in _PLACEHOLDER.finditer(text):
+        literal = _literal(text[pos : m.start()])
+        search_parts.append(literal)
+        extract_parts.append(literal)
+        name = m.group(1) or ""
+        if m.group(2):  # %1: Python prints it literally; a pop-up has the file name in its place
+            name = "dll"
+            capture = _CAPTURE["dll"] if name not in used else _GENERIC_CAPTURE
+            extract_parts.append(f"(?:%{m.group(2)}|{capture})")
+        elif name in _CAPTURE and name not in used:
+            extract_parts.append(_CAPTURE[name])
+        else:
+            extract_parts.append(_GENERIC_CAPTURE)
+        used.add(name)
+        search_parts.append(_SET_CAPTURE)
+        pos = m.end()
+    literal = _literal(text[pos:])
+    search_parts.append(literal + trailing)
+    extract_parts.append(literal + trailing)
+    return "".join(search_parts), "".join(extract_parts)
+
+
+def _literal(text: str) -> str:
+    words = _SPACE.split(text)
+    return r"\s*".join(re.escape(w) for w in words)
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return []
+
+
+def messages_from_data(data: Any) -> Messages:
+    """Build :class:`Messages` from parsed messages.yaml (already checked by :func:`check_messages`)."""
+    codes: list[Template] = []
+    popups: list[Template] = []
+    prefixes: list[Template] = []
+    names: list[tuple[int, str]] = []
+    for entry in data.get("codes", []) or []:
+        code = _code(entry["code"])
+        names.append((code, str(entry.get("name", ""))))
+        for lang, value in (entry.get("texts") or {}).items():
+            for text in _texts(value):
+                search, extract = template_patterns(text)
+                codes.append(
+                    Template(code, str(entry.get("name", "")), "code", str(lang), text, search, extract)
+                )
+    for entry in data.get("popups", []) or []:
+        popup_code = _code(entry["code"]) if entry.get("code") is not None else None
+        for lang, value in (entry.get("texts") or {}).items():
+            for text in _texts(value):
+                search, extract = template_patterns(text)
+                popups.append(
+                    Template(popup_code, str(entry["kind"]), str(entry["kind"]), str(lang), text, search, extract)
+                )
+    for text in data.get("python_prefixes", []) or []:
+        search, extract = template_patterns(str(text))
+        prefixes.append(Template(None, "python", "python", None, str(text), search, extract))
+    return Messages(tuple(codes), tuple(popups), tuple(prefixes), tuple(names))
+
+
+def _code(value: Any) -> int:
+    return int(value, 16) if isinstance(value, str) else int(value)
+
+
+def check_messages(data: Any) -> list[tuple[list[str | int], str]]:
+    """Problems in messages.yaml as (path in the document, message)."""
+    from dlldoctor.patterns import compile_pattern
+
+    problems: list[tuple[list[str | int], str]] = []
+    if not isinstance(data, dict):
+        return [([], "expected a mapping with `codes`, `popups` and `python_prefixes`")]
+
+    def check_text(where: list[str | int], text: str) -> None:
+        for pattern in template_patterns(text):
+            try:
+                compile_pattern(pattern)
+            except Exception as e:  # re2.error
+                problems.append((where, f"cannot turn this message into a pattern: {e}"))
+                return
+
+    for i, entry in enumerate(data.get("codes", []) or []):
+        where: list[str | int] = ["codes", i]
+        if not isinstance(entry, dict) or "code" not in entry:
+            problems.append((where, "each entry needs a `code`"))
+            continue
+        if not _valid_code(entry["code"]):
+            problems.append(([*where, "code"], f"not an error code: {entry['code']!r}"))
+        for lang, value in (entry.get("texts") or {}).items():
+            if lang not in LANGUAGES:
+                problems.append(
+                    ([*where, "texts", lang], f"unknown language {lang!r} (one of {', '.join(LANGUAGES)})")
+                )
+            for text in _texts(value):
+                check_text([*where, "texts", lang], text)
+    for i, entry in enumerate(data.get("popups", []) or []):
+        where = ["popups", i]
+        if not isinstance(entry, dict) or entry.get("kind") not in POPUP_KINDS:
+            problems.append((where, f"each pop-up needs a `kind` (one of {', '.join(POPUP_KINDS)})"))
+            continue
+        if entry.get("code") is not None and not _valid_code(entry["code"]):
+            problems.append(([*where, "code"], f"not an error code: {entry['code']!r}"))
+        for lang, value in (entry.get("texts") or {}).items():
+            if lang not in LANGUAGES:
+                problems.append(([*where, "texts", lang], f"unknown language {lang!r}"))
+            for text in _texts(value):
+                check_text([*where, "texts", lang], text)
+    for i, text in enumerate(data.get("python_prefixes", []) or []):
+        if not isinstance(text, str):
+            problems.append((["python_prefixes", i], "expected a string"))
+        else:
+            check_text(["python_prefixes", i], text)
+    return problems
+
+
+def _valid_code(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return value >= 0
+    return isinstance(value, str) and re.fullmatch(r"0[xX][0-9a-fA-F]{1,8}", value) is not None

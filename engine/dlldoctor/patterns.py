@@ -1,0 +1,74 @@
+"""Regular expressions from rule files, compiled with RE2 so matching time is linear in the text.
+
+Patterns come from strangers and run on pasted logs of any size, so Python's backtracking ``re`` is never
+used for them. RE2 rejects what it cannot run in linear time (backreferences, lookaround), and
+:func:`pattern_error` turns that into a message for ``dlldoctor rules lint``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import re2
+
+# Enough DFA memory for a set of a few hundred patterns over a 10 MB paste; past it RE2 gives up.
+_MAX_MEM = 256 << 20
+MAX_PATTERN_LENGTH = 2000
+
+
+def _options(case_sensitive: bool) -> Any:
+    options = re2.Options()
+    options.log_errors = False
+    options.case_sensitive = case_sensitive
+    options.max_mem = _MAX_MEM
+    return options
+
+
+def text_pattern(pattern: str) -> str:
+    """How a rule's text pattern is searched: ``^``/``$`` at line ends, ``.`` not across lines."""
+    return "(?m)" + pattern
+
+
+@lru_cache(maxsize=4096)
+def compile_pattern(pattern: str, *, case_sensitive: bool = False) -> Any:
+    """Compile with RE2 (raises ``re2.error``)."""
+    return re2.compile(pattern, _options(case_sensitive))
+
+
+def pattern_error(pattern: str) -> str | None:
+    """Why RE2 cannot use ``pattern``, or None when it can."""
+    if len(pattern) > MAX_PATTERN_LENGTH:
+        return f"pattern longer than {MAX_PATTERN_LENGTH} characters"
+    try:
+        compiled = compile_pattern(text_pattern(pattern))
+    except re2.error as e:
+        detail = e.args[0] if e.args else e
+        if isinstance(detail, bytes):
+            detail = detail.decode("utf-8", "replace")
+        return f"pattern {pattern!r} is not valid RE2 syntax (no backreferences or lookaround): {detail}"
+    if compiled.search("") is not None and compiled.fullmatch("") is not None:
+        return f"pattern {pattern!r} matches the empty string, so it matches every text"
+    return None
+
+
+class PatternSet:
+    """Many patterns searched in one pass (RE2::Set): which of them occur anywhere in a text."""
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        self.patterns = tuple(patterns)
+        self._set: Any = None
+        if self.patterns:
+            s = re2.Set.SearchSet(_options(False))
+            for p in self.patterns:
+                s.Add(p)
+            s.Compile()
+            self._set = s
+
+    def search(self, data: bytes) -> frozenset[int]:
+        """Indexes of the patterns that occur in ``data`` (UTF-8)."""
+        if self._set is None:
+            return frozenset()
+        found = self._set.Match(data)
+        return frozenset(found or ())

@@ -1,0 +1,70 @@
+"""On-disk cache of validated rule sets, keyed by the content digest of the rules.
+
+Loading a rule set means parsing ~50 YAML files and validating them against the JSON schema; the cache
+turns that into one small pickle read so ``dlldoctor explain`` starts fast. The folder is the user cache
+dir of platformdirs, or ``$DLLDOCTOR_CACHE_DIR``. A missing, unreadable or corrupt entry is rebuilt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any
+
+KEEP = 8  # entries kept; older ones (other rule-set versions) are removed when a new one is stored
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("DLLDOCTOR_CACHE_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("dlldoctor", appauthor=False))
+
+
+def _entry(digest: str) -> Path:
+    return cache_dir() / f"rules-{digest[:32]}.pickle"
+
+
+def load(digest: str) -> Any:
+    """The cached object for ``digest``, or None (and the bad entry removed) when there is none usable."""
+    path = _entry(digest)
+    try:
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    except FileNotFoundError:
+        return None
+    except Exception:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+
+
+def store(digest: str, value: Any) -> None:
+    """Write an entry atomically; a cache that cannot be written is not an error."""
+    path = _entry(digest)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".rules-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            Path(tmp).replace(path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                Path(tmp).unlink()
+            raise
+        _prune(path.parent)
+    except (OSError, pickle.PicklingError):
+        return
+
+
+def _prune(folder: Path) -> None:
+    entries = sorted(folder.glob("rules-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in entries[KEEP:]:
+        with contextlib.suppress(OSError):
+            old.unlink()

@@ -1,0 +1,67 @@
+"""Undo what terminals, IDEs, notebooks and issue trackers do to a pasted error before it is read.
+
+Colour codes, JSON/repr escapes (``\\u627e``, ``\\\\`` doubling, literal ``\\n``), box-drawing gutters of
+rich tracebacks, full-width punctuation (NFKC). Every step is linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+_U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+_LITERAL_NEWLINE = re.compile(r"\\r\\n|\\n")
+_GUTTER = str.maketrans(dict.fromkeys("│┃║╎┆┊╭╮╰╯╷╵", " "))
+
+
+def _unescape_u(m: re.Match[str]) -> str:
+    ch = chr(int(m.group(1), 16))
+    return m.group(0) if 0xD800 <= ord(ch) <= 0xDFFF else ch
+
+
+def normalize_text(raw: str) -> str:
+    """The text facts and patterns are read from."""
+    text = raw.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\\u" in text:
+        text = _U_ESCAPE.sub(_unescape_u, text)
+    # A traceback pasted as a Python or JSON string: "...\\n  File ...\\nOSError: ..." on one line.
+    if text.count("\n") <= 2 and len(_LITERAL_NEWLINE.findall(text, 0, 1_000_000)) >= 2:
+        text = _LITERAL_NEWLINE.sub("\n", text)
+    if "\\x" in text and "\\\\" not in text and re.search(r"(?:\\x[0-9a-fA-F]{2}){2}", text):
+        text = _unescape_bytes(text)
+    # Backslashes doubled (repr of a Windows path) or quadrupled (repr of a repr).
+    while "\\\\" in text:
+        text = text.replace("\\\\", "\\")
+    text = text.translate(_GUTTER)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    return text
+
+
+def _unescape_bytes(text: str) -> str:
+    """``b'\\xd5\\xd2...'`` reprs of GBK or UTF-8 messages (old Pythons printed them so)."""
+
+    def decode(m: re.Match[str]) -> str:
+        data = bytes(int(h, 16) for h in re.findall(r"\\x([0-9a-fA-F]{2})", m.group(0)))
+        for codec in ("utf-8", "gbk", "cp950", "cp932", "cp949", "cp1251"):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError:
+                continue
+        return m.group(0)
+
+    return re.sub(r"(?:\\x[0-9a-fA-F]{2})+", decode, text)
+
+
+def line_starts(data: bytes) -> list[int]:
+    """Byte offsets where each line starts (index i → line i+1)."""
+    starts = [0]
+    find = data.find
+    pos = find(b"\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = find(b"\n", pos + 1)
+    return starts
