@@ -48,18 +48,32 @@ def from_tree(root: Node, root_label: str, context: str, machine: str) -> Iterat
     yield from _visit(root, (root_label,), context, machine, root.resolution.location)
 
 
-def _visit(node: Node, chain: tuple[str, ...], context: str, machine: str, importer: str) -> Iterator[Finding]:
+def _visit(
+    node: Node, chain: tuple[str, ...], context: str, machine: str, importer: str
+) -> Iterator[Finding]:
     resolution = node.resolution
     if len(chain) == 1:
         if node.defect is not None:
-            yield _make("corrupt-file", file=resolution.location, dll=resolution.name, symbol=None,
-                        message=f"{resolution.name} is not a usable PE file: {node.defect}",
-                        chain=chain, context=context)
+            yield _make(
+                "corrupt-file",
+                file=resolution.location,
+                dll=resolution.name,
+                symbol=None,
+                message=f"{resolution.name} is not a usable PE file: {node.defect}",
+                chain=chain,
+                context=context,
+            )
         elif resolution.status == "wrong-machine" and node.image is not None:
-            yield _make("arch-mismatch", file=resolution.location, dll=resolution.name, symbol=None,
-                        message=f"{resolution.name} is built for {node.image.machine} but the Python process "
-                                f"is {machine}: Windows refuses it (%1 is not a valid Win32 application)",
-                        chain=chain, context=context)
+            yield _make(
+                "arch-mismatch",
+                file=resolution.location,
+                dll=resolution.name,
+                symbol=None,
+                message=f"{resolution.name} is built for {node.image.machine} but the Python process "
+                f"is {machine}: Windows refuses it (%1 is not a valid Win32 application)",
+                chain=chain,
+                context=context,
+            )
     for child in node.children:
         yield from _edge(child, chain, context, machine, node)
 
@@ -74,36 +88,72 @@ def _edge(child: Node, chain: tuple[str, ...], context: str, machine: str, paren
     if res.status == "missing":
         where = "; ".join(res.considered) or "nowhere"
         if delayed:
-            yield _make("delay-load-missing", file=importer, dll=res.name, symbol=None,
-                        message=f"{res.name}, delay-loaded by {importer_name}, is not found "
-                                f"(looked in: {where}); the first call into it will fail",
-                        chain=here, context=context, considered=res.considered)
+            yield _make(
+                "delay-load-missing",
+                file=importer,
+                dll=res.name,
+                symbol=None,
+                message=f"{res.name}, delay-loaded by {importer_name}, is not found "
+                f"(looked in: {where}); the first call into it will fail",
+                chain=here,
+                context=context,
+                considered=res.considered,
+            )
         else:
-            yield _make("missing-dll", file=importer, dll=res.name, symbol=None,
-                        message=f"{res.name}, needed by {importer_name}, is not found (looked in: {where})",
-                        chain=here, context=context, considered=res.considered)
+            yield _make(
+                "missing-dll",
+                file=importer,
+                dll=res.name,
+                symbol=None,
+                message=f"{res.name}, needed by {importer_name}, is not found (looked in: {where})",
+                chain=here,
+                context=context,
+                considered=res.considered,
+            )
         return
     if res.status == "wrong-machine":
-        yield _make("arch-mismatch", file=importer, dll=res.name, symbol=None,
-                    message=f"{res.name}, needed by {importer_name}, is first found at {res.location} [{res.reason}], "
-                            f"which is not a {machine} DLL: Windows stops there with error 193 / 0xc000007b",
-                    chain=here, context=context, considered=res.considered)
+        yield _make(
+            "arch-mismatch",
+            file=importer,
+            dll=res.name,
+            symbol=None,
+            message=f"{res.name}, needed by {importer_name}, is first found at {res.location} [{res.reason}], "
+            f"which is not a {machine} DLL: Windows stops there with error 193 / 0xc000007b",
+            chain=here,
+            context=context,
+            considered=res.considered,
+        )
         return
     if res.status == "corrupt" or child.defect is not None:
         defect = child.defect
         detail = f": {defect}" if defect is not None else ""
-        yield _make("corrupt-file", file=res.location, dll=res.name, symbol=None,
-                    message=f"{res.name}, needed by {importer_name}, is found at {res.location} "
-                            f"[{res.reason}] but is not a usable PE file{detail}",
-                    chain=here, context=context, considered=res.considered)
+        yield _make(
+            "corrupt-file",
+            file=res.location,
+            dll=res.name,
+            symbol=None,
+            message=f"{res.name}, needed by {importer_name}, is found at {res.location} "
+            f"[{res.reason}] but is not a usable PE file{detail}",
+            chain=here,
+            context=context,
+            considered=res.considered,
+        )
         return
     if child.missing_symbols:
         names = child.missing_symbols
         sample = names[0] if len(names) == 1 else f"{len(names)} of them, first {names[0]}"
-        yield _make("missing-symbol", file=importer, dll=res.name, symbol=names[0],
-                    message=f"{importer_name} imports names that {res.name} at {res.location} [{res.reason}] "
-                            f"does not export ({sample})",
-                    chain=here, context=context, considered=res.considered, symbols=names)
+        yield _make(
+            "missing-symbol",
+            file=importer,
+            dll=res.name,
+            symbol=names[0],
+            message=f"{importer_name} imports names that {res.name} at {res.location} [{res.reason}] "
+            f"does not export ({sample})",
+            chain=here,
+            context=context,
+            considered=res.considered,
+            symbols=names,
+        )
     if not child.repeat and not delayed:
         for grandchild in child.children:
             yield from _edge(grandchild, here, context, machine, child)

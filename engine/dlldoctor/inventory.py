@@ -16,17 +16,70 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from dlldoctor.errors import InputError
 
 PE_SUFFIXES = (".dll", ".pyd", ".exe", ".sys", ".drv", ".ocx", ".cpl", ".node")
 # Formats that are never PE files: skipping them keeps a walk of a big site-packages cheap.
 NOT_PE_SUFFIXES = frozenset(
-    """.py .pyc .pyi .pyx .pxd .pth .h .hpp .hxx .cuh .inl .c .cc .cpp .cu .txt .md .rst .json .yaml .yml
-    .toml .cfg .ini .html .htm .js .css .csv .typed .xml .svg .png .jpg .jpeg .gif .ttf .pem .lib .a
-    .cmake .proto .ipynb .npz .npy .pkl .pt .onnx .safetensors .sh .bat .ps1 .in .license .rec
-    """.split()
+    [
+        ".py",
+        ".pyc",
+        ".pyi",
+        ".pyx",
+        ".pxd",
+        ".pth",
+        ".h",
+        ".hpp",
+        ".hxx",
+        ".cuh",
+        ".inl",
+        ".c",
+        ".cc",
+        ".cpp",
+        ".cu",
+        ".txt",
+        ".md",
+        ".rst",
+        ".json",
+        ".yaml",
+        ".yml",
+        ".toml",
+        ".cfg",
+        ".ini",
+        ".html",
+        ".htm",
+        ".js",
+        ".css",
+        ".csv",
+        ".typed",
+        ".xml",
+        ".svg",
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".gif",
+        ".ttf",
+        ".pem",
+        ".lib",
+        ".a",
+        ".cmake",
+        ".proto",
+        ".ipynb",
+        ".npz",
+        ".npy",
+        ".pkl",
+        ".pt",
+        ".onnx",
+        ".safetensors",
+        ".sh",
+        ".bat",
+        ".ps1",
+        ".in",
+        ".license",
+        ".rec",
+    ]
 )
 _CHUNK = 1 << 20
 
@@ -116,13 +169,14 @@ class FolderSource(Source):
             return None
         if not stat.S_ISREG(info.st_mode):
             return None
-        if _suffix(relpath) not in PE_SUFFIXES:
-            if not _maybe_pe(relpath) or info.st_size < 64 or not _starts_with_mz(path):
-                return None
+        if _suffix(relpath) not in PE_SUFFIXES and not (
+            _maybe_pe(relpath) and info.st_size >= 64 and _starts_with_mz(path)
+        ):
+            return None
         return Entry(relpath, str(path), info.st_size, self)
 
     def open(self, entry: Entry) -> BinaryIO:
-        return (self.root / entry.relpath).open("rb")
+        return cast(BinaryIO, (self.root / entry.relpath).open("rb"))
 
     def names(self) -> frozenset[str]:
         return frozenset(self._names)
@@ -155,9 +209,10 @@ class WheelSource(Source):
     def entries(self) -> Iterator[Entry]:
         for name in sorted(self._infos):
             info = self._infos[name]
-            if _suffix(name) not in PE_SUFFIXES:
-                if not _maybe_pe(name) or info.file_size < 64 or not self._starts_with_mz(info):
-                    continue
+            if _suffix(name) not in PE_SUFFIXES and not (
+                _maybe_pe(name) and info.file_size >= 64 and self._starts_with_mz(info)
+            ):
+                continue
             yield Entry(name, f"{self.label}!{name}", info.file_size, self)
 
     def _starts_with_mz(self, info: zipfile.ZipInfo) -> bool:
@@ -169,7 +224,7 @@ class WheelSource(Source):
 
     def open(self, entry: Entry) -> BinaryIO:
         try:
-            return self.zip.open(self._infos[entry.relpath])
+            return cast(BinaryIO, self.zip.open(self._infos[entry.relpath]))
         except (zipfile.BadZipFile, ValueError, NotImplementedError) as e:
             raise InputError(f"{entry.location}: cannot read the zip member: {e}") from e
 

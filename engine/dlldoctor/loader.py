@@ -146,8 +146,13 @@ class Loader:
         if loaded is not None:
             first = loaded.reason.removeprefix("already loaded; ")
             return Resolution(
-                name, loaded.status, f"already loaded; {first}", loaded.location, loaded.entry,
-                assumed=loaded.assumed, system=loaded.system,
+                name,
+                loaded.status,
+                f"already loaded; {first}",
+                loaded.location,
+                loaded.entry,
+                assumed=loaded.assumed,
+                system=loaded.system,
             )
         if lowered in self.env.profile.known_dlls and self.env.system_dir is None:
             return Resolution(name, "found", "KnownDLL", f"System32\\{name}", system=True)
@@ -167,9 +172,10 @@ class Loader:
         system = self.env.system_dir
         if system is None or host is None:
             return Resolution(name, "found", reason, host or "API set schema", system=True)
-        if host in process.loaded or system.get(host) is not None:
-            return Resolution(name, "found", reason, system.get(host).location if system.get(host) else host,
-                              system=True)
+        host_entry = system.get(host)
+        if host_entry is not None or host in process.loaded:
+            location = host_entry.location if host_entry is not None else host
+            return Resolution(name, "found", reason, location, system=True)
         status = "found" if optional else "missing"
         return Resolution(name, status, reason, "", considered=(f"{system.label}\\{host}",), system=True)
 
@@ -191,7 +197,9 @@ class Loader:
         if isinstance(facts, DefectError):
             return Resolution(name, "corrupt", directory.reason, entry.location, entry, tuple(considered))
         if facts.machine not in COMPATIBLE.get(self.env.machine, frozenset({self.env.machine})):
-            return Resolution(name, "wrong-machine", directory.reason, entry.location, entry, tuple(considered))
+            return Resolution(
+                name, "wrong-machine", directory.reason, entry.location, entry, tuple(considered)
+            )
         return Resolution(name, "found", directory.reason, entry.location, entry, tuple(considered))
 
     def _profile_system32(self, name: str) -> Resolution | None:
@@ -223,8 +231,9 @@ class Loader:
                 self.assumptions[lowered] = note
             else:
                 note = None
-            return Resolution(name, "found", "python.exe folder", f"<python.exe folder>\\{name}",
-                              assumed=note, system=True)
+            return Resolution(
+                name, "found", "python.exe folder", f"<python.exe folder>\\{name}", assumed=note, system=True
+            )
         return None
 
     # ----- walking a load operation -------------------------------------------------------------
@@ -271,8 +280,9 @@ class Loader:
                 continue
             self._expand(child, child.resolution.entry, child_facts, operation, process, seen)
 
-    def _edge(self, imported: Import, search: tuple[SearchDir, ...], operation: Operation,
-              process: Process) -> Node:
+    def _edge(
+        self, imported: Import, search: tuple[SearchDir, ...], operation: Operation, process: Process
+    ) -> Node:
         if imported.delayed:
             # The delay-load helper calls LoadLibraryExA(name, NULL, 0): the standard search order.
             resolution = self.resolve(imported.dll, self.standard_search(), process)
@@ -285,7 +295,10 @@ class Loader:
                 resolution = _retag(retry, "PATH fallback")
             else:
                 resolution = Resolution(
-                    imported.dll, "missing", "not found", "",
+                    imported.dll,
+                    "missing",
+                    "not found",
+                    "",
                     considered=resolution.considered + retry.considered,
                 )
         if resolution.status == "found":
@@ -293,7 +306,11 @@ class Loader:
         return Node(resolution, imported)
 
     def missing_symbols(
-        self, imported: Import, image: PEImage, search: tuple[SearchDir, ...], process: Process,
+        self,
+        imported: Import,
+        image: PEImage,
+        search: tuple[SearchDir, ...],
+        process: Process,
         depth: int = 0,
     ) -> tuple[str, ...]:
         """Names and ordinals ``imported`` needs that ``image`` does not provide, following forwarders."""
@@ -331,8 +348,14 @@ class Loader:
 
 def _retag(resolution: Resolution, reason: str) -> Resolution:
     return Resolution(
-        resolution.name, resolution.status, reason, resolution.location, resolution.entry,
-        resolution.considered, resolution.assumed, resolution.system,
+        resolution.name,
+        resolution.status,
+        reason,
+        resolution.location,
+        resolution.entry,
+        resolution.considered,
+        resolution.assumed,
+        resolution.system,
     )
 
 

@@ -152,7 +152,7 @@ def _section(head: bytes, at: int) -> Section:
 
 def needed_sections(layout: Layout) -> tuple[Section, ...]:
     """Sections that hold any table dlldoctor reads, in file order."""
-    wanted = []
+    wanted: list[Section] = []
     for index in NEEDED_DIRECTORIES:
         if index >= len(layout.directories):
             continue

@@ -77,8 +77,8 @@ def facts(image: bytes, layout: Layout, size: int) -> PEImage:
     names: set[str] = set()
     ordinals: set[int] = set()
     forwarders = []
-    if binary.has_exports:
-        export = binary.get_export()
+    export = binary.get_export() if binary.has_exports else None
+    if export is not None:
         export_name = str(export.name) or None
         for entry in export.entries:
             ordinals.add(int(entry.ordinal))

@@ -95,7 +95,8 @@ class _Layout:
                 self.by_folder[""].append(sibling)
         root_label = Path(source.label).name if not isinstance(source, FileSource) else source.root.name
         self.folders = {
-            key: folder_of(items, _label(key) if key else root_label or ".") for key, items in self.by_folder.items()
+            key: folder_of(items, _label(key) if key else root_label or ".")
+            for key, items in self.by_folder.items()
         }
         self.env_root = not self.is_wheel and any(
             e.relpath.lower() == "python.exe" for e in self.by_folder.get("", [])
@@ -116,14 +117,16 @@ def build_environment(
     pyds = [e for e in entries if e.name.lower().endswith(".pyd")]
     imported = [i.dll for e in pyds if (img := catalog.image(e)) for i in img.imports]
     app_entries = layout.by_folder.get("", []) if layout.env_root else []
+    python: tuple[int, int] | None
     if options.python:
         python = parse_python_version(options.python)
     else:
         votes = [e.name for e in app_entries if e.name.lower().startswith("python3")]
         python, how = infer_python([*names, *votes], imported)
         if python is None:
-            assumptions.append("Python version unknown: any pythonXY.dll is taken as the interpreter's "
-                               "(pass --python X.Y)")
+            assumptions.append(
+                "Python version unknown: any pythonXY.dll is taken as the interpreter's (pass --python X.Y)"
+            )
         else:
             assumptions.append(f"Python {python[0]}.{python[1]}: {how}")
     exe = next((e for e in app_entries if e.name.lower() == "python.exe"), None)
@@ -145,11 +148,15 @@ def build_environment(
         app_dir = layout.folders["<prefix>"]
         assumptions.append("the wheel's data files (.data/data) are installed next to python.exe")
     else:
-        assumptions.append("python.exe folder unknown: only the interpreter's own DLLs are assumed there "
-                           "(pass --app-dir or scan the environment root)")
+        assumptions.append(
+            "python.exe folder unknown: only the interpreter's own DLLs are assumed there "
+            "(pass --app-dir or scan the environment root)"
+        )
     system_dir = copied_folder(options.system_dir, "--system-dir") if options.system_dir else None
     if system_dir is None:
-        assumptions.append("System32 is a stock Windows 10/11 (built-in profile; pass --system-dir to use a copy)")
+        assumptions.append(
+            "System32 is a stock Windows 10/11 (built-in profile; pass --system-dir to use a copy)"
+        )
     path_dirs = tuple(copied_folder(p, "--path") for p in options.path)
     env_type = _env_type(names, layout.env_root)
     return Environment(python, machine, env_type, app_dir, path_dirs, system_dir, profile, tuple(assumptions))
@@ -181,11 +188,18 @@ class _Scanner:
         if python_dll:
             found = self.loader.resolve(python_dll, (self.loader.app_dir(),), process)
             process.loaded[python_dll] = found
-        vcruntime = self.loader.resolve("vcruntime140.dll", (self.loader.app_dir(), self.loader.system32()), process)
+        vcruntime = self.loader.resolve(
+            "vcruntime140.dll", (self.loader.app_dir(), self.loader.system32()), process
+        )
         if vcruntime.status == "found":
             process.loaded["vcruntime140.dll"] = Resolution(
-                vcruntime.name, "found", "python.exe", vcruntime.location, vcruntime.entry,
-                assumed=vcruntime.assumed, system=vcruntime.system,
+                vcruntime.name,
+                "found",
+                "python.exe",
+                vcruntime.location,
+                vcruntime.entry,
+                assumed=vcruntime.assumed,
+                system=vcruntime.system,
             )
         return process
 
@@ -193,7 +207,9 @@ class _Scanner:
         if self.env.env_type != "conda":
             return []
         keys = ("Library/mingw-w64/bin", "Library/usr/bin", "Library/bin", "Scripts", "bin")
-        return [SearchDir(self.layout.folders[k], f"conda: {_label(k)}") for k in keys if k in self.layout.folders]
+        return [
+            SearchDir(self.layout.folders[k], f"conda: {_label(k)}") for k in keys if k in self.layout.folders
+        ]
 
     def torch_lib(self) -> str | None:
         for key, folder in sorted(self.layout.folders.items()):
@@ -220,7 +236,12 @@ class _Scanner:
                 continue
             operation = Operation(
                 "torch preload",
-                (self.loader.load_dir(entry), self.loader.app_dir(), *process.user_dirs, self.loader.system32()),
+                (
+                    self.loader.load_dir(entry),
+                    self.loader.app_dir(),
+                    *process.user_dirs,
+                    self.loader.system32(),
+                ),
                 fallback=self.loader.standard_search(path_prefix),
             )
             results.append((entry.relpath, "torch preload", self.loader.load(entry, operation, process)))
@@ -247,7 +268,7 @@ class _Scanner:
             legacy_prefix = (SearchDir(self.layout.folders[lib_key], f"PATH: {_label(lib_key)}"),)
             lib_key = None
         torch_process = self.torch_preload(lib_key, results) if lib_key else None
-        torch_names = {n for n in self.layout.folders[lib_key].files} if lib_key else set()
+        torch_names = set(self.layout.folders[lib_key].files) if lib_key else set()
         torch_root = lib_key.rsplit("/", 1)[0] if lib_key else None
         reached = {node.resolution.location for _, _, tree in results for node in _walk(tree)}
         for entry in entries:
@@ -257,8 +278,9 @@ class _Scanner:
             if self.env.modern_loader:
                 operation = Operation("extension module", self.loader.extension_search(entry, process))
             else:
-                operation = Operation("extension module (Python < 3.8)",
-                                      self.loader.legacy_search(entry, legacy_prefix))
+                operation = Operation(
+                    "extension module (Python < 3.8)", self.loader.legacy_search(entry, legacy_prefix)
+                )
             tree = self.loader.load(entry, operation, process)
             results.append((entry.relpath, "extension module", tree))
             reached.update(node.resolution.location for node in _walk(tree))
@@ -266,8 +288,14 @@ class _Scanner:
             facts = self.catalog.facts(entry)
             if isinstance(facts, PEImage) and not facts.is_dll and not entry.name.lower().endswith(".pyd"):
                 # A program's folder is its application directory, then the standard order.
-                operation = Operation("program start", (SearchDir(self.loader.folder(entry.folder), "same folder"),
-                                                        self.loader.system32(), *self.loader.path_dirs("PATH")))
+                operation = Operation(
+                    "program start",
+                    (
+                        SearchDir(self.loader.folder(entry.folder), "same folder"),
+                        self.loader.system32(),
+                        *self.loader.path_dirs("PATH"),
+                    ),
+                )
                 tree = self.loader.load(entry, operation, Process())
                 results.append((entry.relpath, "program start", tree))
                 reached.update(node.resolution.location for node in _walk(tree))
@@ -281,8 +309,9 @@ class _Scanner:
             reached.update(node.resolution.location for node in _walk(tree))
         return results
 
-    def _process_for(self, entry: Entry, torch_process: Process | None, torch_names: set[str],
-                     torch_root: str | None) -> Process:
+    def _process_for(
+        self, entry: Entry, torch_process: Process | None, torch_names: set[str], torch_root: str | None
+    ) -> Process:
         image = self.catalog.image(entry)
         uses_torch = torch_process is not None and (
             (torch_root is not None and self.layout.install_folder[entry].startswith(torch_root))
@@ -320,8 +349,10 @@ def scan_target(target: str, options: ScanOptions) -> ScanResult:
         trees = scanner.run(entries)
         env = _with_assumptions(env, scanner.loader.assumptions.values())
         findings = _collect(trees, env.machine, files)
-        reports = [FileReport(f.entry, f.facts, _role(f.entry, f.facts), layout.install_folder[f.entry])
-                   for f in files]
+        reports = [
+            FileReport(f.entry, f.facts, _role(f.entry, f.facts), layout.install_folder[f.entry])
+            for f in files
+        ]
         return ScanResult(target, env, reports, findings, {rel: (ctx, tree) for rel, ctx, tree in trees})
     finally:
         source.close()
@@ -342,12 +373,21 @@ def _collect(trees: list[tuple[str, str, Node]], machine: str, files: list[FileR
                 best[finding.key] = finding
     for report in files:
         if isinstance(report.facts, DefectError):
-            finding = Finding("corrupt-file", "error", report.entry.location, report.entry.name, None,
-                              f"{report.entry.name} is not a usable PE file: {report.facts}",
-                              (report.entry.relpath,), "file check")
+            finding = Finding(
+                "corrupt-file",
+                "error",
+                report.entry.location,
+                report.entry.name,
+                None,
+                f"{report.entry.name} is not a usable PE file: {report.facts}",
+                (report.entry.relpath,),
+                "file check",
+            )
             if not any(f.kind == "corrupt-file" and f.file == finding.file for f in best.values()):
                 best[finding.key] = finding
-    return sorted(best.values(), key=lambda f: (f.severity != "error", f.kind, f.file, f.dll or "", f.symbol or ""))
+    return sorted(
+        best.values(), key=lambda f: (f.severity != "error", f.kind, f.file, f.dll or "", f.symbol or "")
+    )
 
 
 def _rank(finding: Finding) -> tuple[int, int]:

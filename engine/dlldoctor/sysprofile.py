@@ -45,7 +45,9 @@ def load_profile(root: Path | None = None) -> SystemProfile:
         if not isinstance(item, dict) or not isinstance(item.get("prefix"), str):
             raise RuleError("rules/data/windows.yaml: every api_sets item needs a 'prefix'")
         host = item.get("host")
-        api_sets.append(ApiSet(item["prefix"].lower(), host.lower() if host else None, bool(item.get("optional"))))
+        api_sets.append(
+            ApiSet(item["prefix"].lower(), host.lower() if host else None, bool(item.get("optional")))
+        )
     api_sets.sort(key=lambda a: len(a.prefix), reverse=True)
     return SystemProfile(
         known_dlls=_names(data, "known_dlls"),

@@ -13,8 +13,12 @@ HELP = "check that every extension module and DLL of a wheel, folder or file wou
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("targets", nargs="+", metavar="TARGET",
-                        help="a .whl, a folder (site-packages, an environment root, any folder) or a PE file")
+    parser.add_argument(
+        "targets",
+        nargs="+",
+        metavar="TARGET",
+        help="a .whl, a folder (site-packages, an environment root, any folder) or a PE file",
+    )
     add_environment_options(parser)
     add_format_option(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="show more detail")

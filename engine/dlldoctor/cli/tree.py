@@ -37,7 +37,9 @@ def execute(args: argparse.Namespace) -> int:
         matches = [rel for rel in trees if rel.lower().endswith(".pyd")] or list(trees)
     if not matches:
         known = ", ".join(sorted(module_name(r) for r in trees if r.endswith(".pyd"))) or "none"
-        raise InputError(f"{args.module or args.file}: not found in {args.target} (extension modules: {known})")
+        raise InputError(
+            f"{args.module or args.file}: not found in {args.target} (extension modules: {known})"
+        )
     colour = use_colour(sys.stdout)
     for rel in matches:
         context, tree = trees[rel]

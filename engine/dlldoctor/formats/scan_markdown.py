@@ -26,13 +26,19 @@ def render_one(result: ScanResult) -> str:
             chain = " → ".join(f"`{c}`" for c in f.chain)
             lines.append(f"| {f.severity} | {f.kind} | {chain} | {_cell(f.message)} |")
         lines.append("")
-    lines += ["<details><summary>Files</summary>", "", "| file | role | machine | linker | size |",
-              "|---|---|---|---|---|"]
+    lines += [
+        "<details><summary>Files</summary>",
+        "",
+        "| file | role | machine | linker | size |",
+        "|---|---|---|---|---|",
+    ]
     for report in sorted(result.files, key=lambda r: r.entry.relpath):
         facts = report.facts
         if isinstance(facts, PEImage):
-            lines.append(f"| `{report.entry.relpath}` | {report.role} | {facts.machine} | {facts.linker} | "
-                         f"{report.entry.size} |")
+            lines.append(
+                f"| `{report.entry.relpath}` | {report.role} | {facts.machine} | {facts.linker} | "
+                f"{report.entry.size} |"
+            )
         else:
             lines.append(f"| `{report.entry.relpath}` | corrupt | | | {report.entry.size} |")
     lines += ["", "</details>", "", "<details><summary>Assumptions</summary>", ""]

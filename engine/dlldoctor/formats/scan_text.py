@@ -32,7 +32,9 @@ def render_one(result: ScanResult, style: Style, verbose: bool = False) -> str:
     errors = sum(f.severity == "error" for f in result.findings)
     warnings = sum(f.severity == "warning" for f in result.findings)
     python = f"Python {env.python[0]}.{env.python[1]}" if env.python else "Python version unknown"
-    verdict = style("no problems found", "green") if not errors else style(f"{errors} error(s)", "red", "bold")
+    verdict = (
+        style("no problems found", "green") if not errors else style(f"{errors} error(s)", "red", "bold")
+    )
     lines = [
         style(f"dlldoctor scan: {result.target}", "bold"),
         f"  {python}, {env.machine} process, {len(result.files)} PE file(s): {verdict}"
@@ -49,7 +51,9 @@ def render_one(result: ScanResult, style: Style, verbose: bool = False) -> str:
     for report in sorted(result.files, key=lambda f: f.entry.relpath):
         facts = report.facts
         if isinstance(facts, PEImage):
-            detail = f"{report.role:<9} {facts.machine:<6} linker {facts.linker:<6} {_size(report.entry.size):>9}"
+            detail = (
+                f"{report.role:<9} {facts.machine:<6} linker {facts.linker:<6} {_size(report.entry.size):>9}"
+            )
             if facts.file_version:
                 detail += f"  v{facts.file_version}"
         else:
