@@ -26,5 +26,5 @@ def use_colour(stream: TextIO = sys.stdout) -> bool:
     return stream.isatty()
 
 
-def write(text: str, stream: TextIO = sys.stdout) -> None:
-    stream.write(text if text.endswith("\n") else text + "\n")
+def write(text: str, stream: TextIO | None = None) -> None:
+    (stream or sys.stdout).write(text if text.endswith("\n") else text + "\n")
