@@ -12,6 +12,7 @@ import posixpath
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from dlldoctor.catalog import Catalog
 from dlldoctor.environment import (
@@ -24,6 +25,7 @@ from dlldoctor.environment import (
     parse_python_version,
 )
 from dlldoctor.findings import Finding, from_tree
+from dlldoctor.installfacts import InstallFacts, read_install_facts
 from dlldoctor.inventory import Entry, FileSource, Source, WheelSource, open_target, wheel_install_folder
 from dlldoctor.loader import Loader, Node, Operation, Process, Resolution, SearchDir
 from dlldoctor.pe import PEImage
@@ -58,6 +60,9 @@ class ScanResult:
     files: list[FileReport]
     findings: list[Finding]
     trees: dict[str, tuple[str, Node]] = field(default_factory=dict)  # relpath → (context, tree)
+    install: InstallFacts = field(default_factory=InstallFacts)
+    catalog: Catalog = field(default_factory=Catalog, repr=False)
+    diagnoses: list[Any] = field(default_factory=list)  # filled by dlldoctor.diagnose_scan
 
     @property
     def errors(self) -> list[Finding]:
@@ -353,7 +358,9 @@ def scan_target(target: str, options: ScanOptions) -> ScanResult:
             FileReport(f.entry, f.facts, _role(f.entry, f.facts), layout.install_folder[f.entry])
             for f in files
         ]
-        return ScanResult(target, env, reports, findings, {rel: (ctx, tree) for rel, ctx, tree in trees})
+        install = read_install_facts(source, layout.is_wheel)
+        tree_map = {rel: (ctx, tree) for rel, ctx, tree in trees}
+        return ScanResult(target, env, reports, findings, tree_map, install, catalog)
     finally:
         source.close()
 

@@ -22,23 +22,27 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     add_environment_options(parser)
     add_format_option(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="show more detail")
+    parser.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the diagnoses")
 
 
 def execute(args: argparse.Namespace) -> int:
+    from dlldoctor.diagnose_scan import diagnose_results
     from dlldoctor.scan import scan_target
 
     options = scan_options(args)
     results = [scan_target(target, options) for target in args.targets]
+    diagnose_results(results, options.rules_root)
     if args.format == "json":
         from dlldoctor.formats import scan_json
 
-        write(scan_json.render(results))
+        write(scan_json.render(results, lang=args.lang))
     elif args.format == "markdown":
         from dlldoctor.formats import scan_markdown
 
-        write(scan_markdown.render(results))
+        write(scan_markdown.render(results, lang=args.lang))
     else:
         from dlldoctor.formats import scan_text
 
-        write(scan_text.render(results, colour=use_colour(sys.stdout), verbose=args.verbose))
-    return 1 if any(r.errors for r in results) else 0
+        write(scan_text.render(results, colour=use_colour(sys.stdout), verbose=args.verbose, lang=args.lang))
+    problems = any(r.errors or any(d.rule.severity == "error" for d in r.diagnoses) for r in results)
+    return 1 if problems else 0

@@ -69,7 +69,28 @@ def finding_dict(target: str, finding: Finding) -> dict[str, Any]:
     }
 
 
-def report_dict(results: list[ScanResult]) -> dict[str, Any]:
+def diagnosis_dict(target: str, probed: Any, lang: str) -> dict[str, Any]:
+    rule = probed.rule
+    return {
+        "target": target,
+        "rule": rule.id,
+        "category": rule.category,
+        "severity": rule.severity,
+        "verdict": probed.verdict,
+        "title": rule.title.get(lang),
+        "summary": rule.summary.get(lang),
+        "evidence": list(probed.evidence),
+        "probes": [
+            {"probe": a.probe.kind, "expect": a.probe.expect, "answer": a.value, "evidence": list(a.evidence)}
+            for a in probed.answers
+        ],
+        "fixes": [
+            {"text": fix.text.get(lang), "commands": dict(fix.commands), "url": fix.url} for fix in rule.fixes
+        ],
+    }
+
+
+def report_dict(results: list[ScanResult], lang: str = "en") -> dict[str, Any]:
     files = [_file(r.target, f) for r in results for f in r.files]
     findings = [finding_dict(r.target, f) for r in results for f in r.findings]
     return {
@@ -79,9 +100,9 @@ def report_dict(results: list[ScanResult]) -> dict[str, Any]:
         "targets": [{"target": r.target, "environment": _environment(r.environment)} for r in results],
         "files": sorted(files, key=lambda f: (f["target"], f["path"])),
         "findings": findings,
-        "diagnoses": [],
+        "diagnoses": [diagnosis_dict(r.target, d, lang) for r in results for d in r.diagnoses],
     }
 
 
-def render(results: list[ScanResult]) -> str:
-    return json.dumps(report_dict(results), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+def render(results: list[ScanResult], lang: str = "en") -> str:
+    return json.dumps(report_dict(results, lang), indent=2, ensure_ascii=False, sort_keys=True) + "\n"

@@ -10,7 +10,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_one(result: ScanResult) -> str:
+def render_one(result: ScanResult, lang: str = "en") -> str:
     env = result.environment
     python = f"{env.python[0]}.{env.python[1]}" if env.python else "unknown"
     errors = sum(f.severity == "error" for f in result.findings)
@@ -20,6 +20,15 @@ def render_one(result: ScanResult) -> str:
         f"Python {python}, {env.machine} process, {len(result.files)} PE files, {errors} error(s).",
         "",
     ]
+    for probed in result.diagnoses:
+        rule = probed.rule
+        lines.append(f"**{_cell(rule.title.get(lang))}** (`{rule.category}`, rule `{rule.id}`)")
+        lines.append("")
+        lines += [f"- {_cell(line)}" for line in probed.evidence[:4]]
+        for step, fix in enumerate(rule.fixes, 1):
+            lines.append(f"{step}. {_cell(fix.text.get(lang))}")
+            lines += [f"   - {shell}: `{command}`" for shell, command in fix.commands]
+        lines.append("")
     if result.findings:
         lines += ["| severity | kind | chain | message |", "|---|---|---|---|"]
         for f in result.findings:
@@ -47,5 +56,5 @@ def render_one(result: ScanResult) -> str:
     return "\n".join(lines)
 
 
-def render(results: list[ScanResult]) -> str:
-    return "\n".join(render_one(r) for r in results)
+def render(results: list[ScanResult], lang: str = "en") -> str:
+    return "\n".join(render_one(r, lang) for r in results)

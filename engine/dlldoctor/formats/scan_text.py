@@ -27,7 +27,21 @@ def _finding(finding: Finding, style: Style) -> list[str]:
     return lines
 
 
-def render_one(result: ScanResult, style: Style, verbose: bool = False) -> str:
+def _diagnoses(result: ScanResult, style: Style, lang: str) -> list[str]:
+    heading = "诊断" if lang == "zh" else "Diagnoses"
+    lines = [style(heading, "bold")]
+    for index, probed in enumerate(result.diagnoses, 1):
+        rule = probed.rule
+        lines.append(f"  {index}. {style(rule.title.get(lang), 'bold')}  [{rule.category} · {rule.id}]")
+        lines.extend(f"     {'依据' if lang == 'zh' else 'because'}: {line}" for line in probed.evidence[:4])
+        for step, fix in enumerate(rule.fixes, 1):
+            lines.append(f"     {'修复' if lang == 'zh' else 'fix'} {step}: {fix.text.get(lang)}")
+            lines.extend(style(f"        {shell}> {command}", "cyan") for shell, command in fix.commands)
+    lines.append("")
+    return lines
+
+
+def render_one(result: ScanResult, style: Style, verbose: bool = False, lang: str = "en") -> str:
     env = result.environment
     errors = sum(f.severity == "error" for f in result.findings)
     warnings = sum(f.severity == "warning" for f in result.findings)
@@ -41,6 +55,8 @@ def render_one(result: ScanResult, style: Style, verbose: bool = False) -> str:
         + (f", {warnings} warning(s)" if warnings else ""),
         "",
     ]
+    if result.diagnoses:
+        lines.extend(_diagnoses(result, style, lang))
     if result.findings:
         lines.append(style("Findings", "bold"))
         for finding in result.findings:
@@ -65,6 +81,6 @@ def render_one(result: ScanResult, style: Style, verbose: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(results: list[ScanResult], colour: bool = False, verbose: bool = False) -> str:
+def render(results: list[ScanResult], colour: bool = False, verbose: bool = False, lang: str = "en") -> str:
     style = Style(colour)
-    return "\n".join(render_one(r, style, verbose) for r in results)
+    return "\n".join(render_one(r, style, verbose, lang) for r in results)

@@ -1,0 +1,148 @@
+"""Each probe on the small fixtures: yes, no, or unknown, with evidence."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dlldoctor.families import families_from_data
+from dlldoctor.probes import ProbeContext, answer
+from dlldoctor.resources import load_data
+from dlldoctor.rules import Probe
+from dlldoctor.scan import ScanOptions, scan_target
+
+FAMILIES = families_from_data(load_data("families"))
+
+
+def probe(probe_kind: str, expect: object = False, **args: object) -> Probe:
+    return Probe(probe_kind, tuple(sorted(args.items())), expect)  # type: ignore[arg-type]
+
+
+def ask(folder: Path, p: Probe, **options: object):
+    result = scan_target(str(folder), ScanOptions(**{"python": "3.11", **options}))  # type: ignore[arg-type]
+    return answer(ProbeContext(result, FAMILIES), p)
+
+
+def copy(pe_bin: Path, dest: Path, *names: str, arch: str = "x64") -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copy(pe_bin / arch / name, dest / name)
+    return dest
+
+
+def test_dll_resolves(pe_bin: Path, tmp_path: Path) -> None:
+    broken = copy(pe_bin, tmp_path / "b", "chain_a.dll", "chain_b.dll")
+    healthy = copy(pe_bin, tmp_path / "h", "chain_a.dll", "chain_b.dll", "chain_c.dll")
+    assert ask(broken, probe("dll-resolves", dll="chain_c.dll")).value is False
+    assert ask(healthy, probe("dll-resolves", dll="chain_c.dll")).value is True
+    unknown = ask(healthy, probe("dll-resolves", dll="cudart64_12.dll"))
+    assert unknown.value is None and unknown.collect
+
+
+def test_dll_resolves_only_through_path(pe_bin: Path, tmp_path: Path) -> None:
+    site = copy(pe_bin, tmp_path / "site", "pymod.cp311-win_amd64.pyd", "chain_a.dll", "chain_b.dll")
+    on_path = copy(pe_bin, tmp_path / "path", "chain_c.dll")
+    # Python 3.11 does not search PATH: the DLL is missing for the extension, yet it is on PATH.
+    modern = ask(site, probe("dll-resolves", expect=True, context="path"), path=(str(on_path),))
+    assert modern.value is True
+    assert modern.evidence == (f"chain_c.dll is not found by the loader but is on PATH: {on_path / 'chain_c.dll'}",)
+    assert ask(site, probe("dll-resolves", expect=True, context="path")).value is None
+    elsewhere = copy(pe_bin, tmp_path / "elsewhere", "chain_a.dll")
+    assert ask(site, probe("dll-resolves", expect=True, context="path"), path=(str(elsewhere),)).value is False
+
+
+def test_symbol_exported(pe_bin: Path, tmp_path: Path) -> None:
+    folder = copy(pe_bin, tmp_path / "t", "needs_symbol.dll", "chain_c.dll")
+    no = ask(folder, probe("symbol-exported", dll="chain_c.dll"))
+    assert no.value is False and "c_func_missing" in no.evidence[0]
+    scoped = ask(folder, probe("symbol-exported", dll="chain_c.dll", symbol="^other_"))
+    assert scoped.value is True
+    healthy = copy(pe_bin, tmp_path / "h", "chain_b.dll", "chain_c.dll")
+    assert ask(healthy, probe("symbol-exported", dll="chain_c.dll")).value is True
+    assert ask(healthy, probe("symbol-exported", family="vc-runtime")).value is None
+
+
+def test_machine_matches(pe_bin: Path, tmp_path: Path) -> None:
+    folder = copy(pe_bin, tmp_path / "t", "pymod.cp311-win_amd64.pyd", "chain_a.dll", "chain_b.dll")
+    shutil.copy(pe_bin / "x86" / "chain_c.dll", folder / "chain_c.dll")
+    assert ask(folder, probe("machine-matches", subject="dependency")).value is False
+    assert ask(pe_bin / "x64", probe("machine-matches")).value is True
+
+
+def test_file_intact_with_record(pe_bin: Path, tmp_path: Path) -> None:
+    import base64
+    import hashlib
+
+    site = copy(pe_bin, tmp_path / "site" / "pkg", "chain_c.dll", "chain_b.dll").parent
+    dist = site / "pkg-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Name: pkg\nVersion: 1.0\n")
+    rows = []
+    for name in ("chain_c.dll", "chain_b.dll", "chain_a.dll"):
+        data = (pe_bin / "x64" / name).read_bytes()
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        rows.append(f"pkg/{name},sha256={digest},{len(data)}")
+    (dist / "RECORD").write_text("\n".join(rows) + "\n")
+    absent = ask(site, probe("file-intact", checks="present"))
+    assert absent.value is False and "pkg/chain_a.dll is listed in pkg-1.0.dist-info/RECORD but absent" in absent.evidence
+    shutil.copy(pe_bin / "x64" / "chain_a.dll", site / "pkg" / "chain_a.dll")
+    assert ask(site, probe("file-intact")).value is True
+    (site / "pkg" / "chain_b.dll").write_bytes((pe_bin / "x64" / "chain_c.dll").read_bytes())
+    changed = ask(site, probe("file-intact", checks="record-hash"))
+    assert changed.value is False and changed.evidence == ("pkg/chain_b.dll differs from the sha256 in pkg-1.0.dist-info/RECORD",)
+
+
+def test_file_intact_on_corrupt_pe(pe_bin: Path) -> None:
+    result = ask(pe_bin / "corrupt", probe("file-intact", checks="pe"))
+    assert result.value is False
+    assert len(result.evidence) == 7
+
+
+def test_mixed_install_two_dist_infos(pe_bin: Path, tmp_path: Path) -> None:
+    site = copy(pe_bin, tmp_path / "site" / "torch" / "lib", "chain_c.dll").parents[1]
+    for version in ("2.12.0", "2.13.0"):
+        dist = site / f"torch-{version}.dist-info"
+        dist.mkdir()
+        (dist / "METADATA").write_text(f"Name: torch\nVersion: {version}\n")
+    result = ask(site, probe("mixed-install", expect=True, kind="dist-info"))
+    assert result.value is True and result.evidence == ("2 installed versions of torch: 2.12.0, 2.13.0",)
+
+
+def test_duplicate_dll(pe_bin: Path, tmp_path: Path) -> None:
+    folder = copy(pe_bin, tmp_path / "t", "chain_b.dll", "chain_c.dll")
+    other = copy(pe_bin, tmp_path / "p", "chain_c.dll")
+    assert ask(folder, probe("duplicate-dll", expect=True, dll="chain_c.dll"), path=(str(other),)).value is True
+    assert ask(folder, probe("duplicate-dll", expect=True, dll="chain_c.dll")).value is False
+
+
+def test_python_abi(pe_bin: Path, tmp_path: Path) -> None:
+    folder = copy(pe_bin, tmp_path / "t", "pymod.cp311-win_amd64.pyd", "chain_a.dll", "chain_b.dll", "chain_c.dll")
+    assert ask(folder, probe("python-abi")).value is True
+    wrong = ask(folder, probe("python-abi"), python="3.12")
+    assert wrong.value is False
+    assert set(wrong.evidence) == {
+        "pymod.cp311-win_amd64.pyd is built for Python 3.11",
+        "pymod.cp311-win_amd64.pyd imports python311.dll",
+    }
+
+
+@pytest.mark.parametrize(("name", "value"), [("chain_c.dll", True), ("ünïcode.dll", False)])
+def test_path_ascii(pe_bin: Path, tmp_path: Path, name: str, value: bool) -> None:
+    folder = tmp_path / "t"
+    folder.mkdir()
+    shutil.copy(pe_bin / "x64" / "chain_c.dll", folder / name)
+    assert ask(folder, probe("path-ascii")).value is value
+
+
+def test_environment_and_cuda_build_qualifiers(pe_bin: Path, tmp_path: Path) -> None:
+    site = copy(pe_bin, tmp_path / "site" / "torch" / "lib", "chain_c.dll").parents[1]
+    assert ask(site, probe("cuda-build", expect="cpu", package="torch")).value == "cpu"
+    assert ask(site, probe("environment", expect=True, env="conda")).value is None
+
+
+def test_vcruntime_version_unknown_without_a_copy(pe_bin: Path) -> None:
+    result = ask(pe_bin / "x64" / "ucrt_user.dll", probe("vcruntime-version"))
+    assert result.value is None
+    assert "--system-dir" in (result.collect or "")
