@@ -87,10 +87,17 @@ class Operation:
 
 
 class Loader:
-    def __init__(self, env: Environment, catalog: Catalog, folders: dict[str, Folder]) -> None:
+    def __init__(
+        self,
+        env: Environment,
+        catalog: Catalog,
+        folders: dict[str, Folder],
+        install_folder: dict[Entry, str] | None = None,
+    ) -> None:
         self.env = env
         self.catalog = catalog
-        self.folders = folders  # target folders by posix path
+        self.folders = folders  # target folders by posix path, as installed
+        self.install_folder = install_folder or {}  # a wheel member's folder once installed
         self.assumptions: dict[str, str] = {}
         self._system_names = env.profile.system_dlls | env.profile.known_dlls
 
@@ -106,7 +113,7 @@ class Loader:
         return self.folders.get(relpath) or Folder(relpath)
 
     def load_dir(self, entry: Entry) -> SearchDir:
-        return SearchDir(self.folder(entry.folder), "same folder")
+        return SearchDir(self.folder(self.install_folder.get(entry, entry.folder)), "same folder")
 
     def extension_search(self, root: Entry, process: Process) -> tuple[SearchDir, ...]:
         """CPython >= 3.8: LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR."""

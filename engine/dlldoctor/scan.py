@@ -184,7 +184,7 @@ class _Scanner:
     def __init__(self, layout: _Layout, env: Environment, catalog: Catalog) -> None:
         self.layout = layout
         self.env = env
-        self.loader = Loader(env, catalog, layout.folders)
+        self.loader = Loader(env, catalog, layout.folders, layout.install_folder)
         self.catalog = catalog
 
     def base_process(self, package_dirs: list[SearchDir]) -> Process:
@@ -296,7 +296,7 @@ class _Scanner:
                 operation = Operation(
                     "program start",
                     (
-                        SearchDir(self.loader.folder(entry.folder), "same folder"),
+                        self.loader.load_dir(entry),
                         self.loader.system32(),
                         *self.loader.path_dirs("PATH"),
                     ),
@@ -339,12 +339,14 @@ def _walk(node: Node) -> list[Node]:
     return out
 
 
-def scan_target(target: str, options: ScanOptions) -> ScanResult:
+def scan_target(target: str, options: ScanOptions, catalog: Catalog | None = None) -> ScanResult:
+    """Scan one target; pass a ``catalog`` to use a fact cache, a thread count or a progress display."""
     source = open_target(target)
     try:
         entries = list(source.entries())
         names = source.names()
-        catalog = Catalog()
+        catalog = Catalog() if catalog is None else catalog
+        catalog.prefetch(entries)  # read every PE file up front, in parallel, through the cache
         files = []
         for entry in entries:
             files.append(FileReport(entry, catalog.facts(entry), "", ""))
