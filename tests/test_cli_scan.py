@@ -163,3 +163,19 @@ def test_tree_unknown_module_is_one_line() -> None:
 def _write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
+
+
+def test_encrypted_wheel_member_is_a_finding_not_a_crash(tmp_path: Path, pe_bin: Path) -> None:
+    wheel = tmp_path / "enc-1.0-cp311-cp311-win_amd64.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_STORED) as archive:
+        archive.write(pe_bin / "x64" / "chain_c.dll", "enc/chain_c.dll")
+    data = bytearray(wheel.read_bytes())
+    local, central = data.find(b"PK\x03\x04"), data.find(b"PK\x01\x02")
+    data[local + 6] |= 1  # general purpose flag bit 0: encrypted
+    data[central + 8] |= 1
+    wheel.write_bytes(bytes(data))
+    done = run("scan", str(wheel), "--format", "json")
+    assert done.returncode == 1, done.stderr
+    (finding,) = json.loads(done.stdout)["findings"]
+    assert finding["kind"] == "corrupt-file"
+    assert "encrypted" in finding["message"]

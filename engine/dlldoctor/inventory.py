@@ -219,14 +219,17 @@ class WheelSource(Source):
         try:
             with self.zip.open(info) as fh:
                 return fh.read(2) == b"MZ"
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError):
+            # Unreadable members are kept when their name says PE, and reported as corrupt.
             return False
 
     def open(self, entry: Entry) -> BinaryIO:
         try:
             return cast(BinaryIO, self.zip.open(self._infos[entry.relpath]))
-        except (zipfile.BadZipFile, ValueError, NotImplementedError) as e:
-            raise InputError(f"{entry.location}: cannot read the zip member: {e}") from e
+        except (zipfile.BadZipFile, ValueError, NotImplementedError, RuntimeError) as e:
+            # An encrypted member, an unsupported compression method, a damaged local header: a
+            # finding about this member, not a reason to stop the whole scan.
+            raise OSError(f"cannot read the zip member: {e}") from e
 
     def names(self) -> frozenset[str]:
         return frozenset(self._infos)
@@ -270,6 +273,8 @@ def open_target(target: str) -> Source:
         if not os.access(path, os.R_OK | os.X_OK):
             raise InputError(f"{target}: folder is not readable")
         return FolderSource(path)
+    if not path.is_file():
+        raise InputError(f"{target}: not a regular file or folder")
     if not os.access(path, os.R_OK):
         raise InputError(f"{target}: file is not readable")
     if path.suffix.lower() in (".whl", ".zip"):
