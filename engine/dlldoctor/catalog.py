@@ -1,41 +1,186 @@
-"""Parsed PE facts per inventory entry, each file parsed at most once per run."""
+"""Parsed PE facts per inventory entry: each file parsed at most once per run, and not at all when cached.
+
+:meth:`Catalog.prefetch` reads a whole target's PE files up front: cached facts first (see
+:mod:`dlldoctor.factcache`), then the rest on a pool of threads, largest first. Inflating a wheel
+member runs without the GIL (each thread has its own file handle, :mod:`dlldoctor.zipmember`), so on
+two cores one thread inflates torch_cpu.dll while the other parses everything else. Entries the loader
+asks about later (files found in ``--path`` or ``--system-dir`` folders) are read one at a time by
+:meth:`Catalog.facts`, through the same cache.
+"""
 
 from __future__ import annotations
 
+import os
+import zlib
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import TracebackType
+from typing import BinaryIO
+
 from dlldoctor.errors import DllDoctorError, InputError
-from dlldoctor.inventory import Entry
+from dlldoctor.factcache import FactCache, encode, file_is_settled, file_key, zip_key
+from dlldoctor.inventory import Entry, WheelSource
 from dlldoctor.pe import PEImage, read_pe
 from dlldoctor.pe_layout import DefectError
+from dlldoctor.progress import NoProgress, Sink
+from dlldoctor.zipmember import INFLATE_ERRORS, can_read, open_member
+
+Facts = PEImage | DefectError
+# A zip member whose deflate stream is broken, a file that vanished or shrank mid-read.
+_READ_ERRORS: tuple[type[Exception], ...] = (
+    OSError,
+    EOFError,
+    ValueError,
+    KeyError,
+    zlib.error,
+    *INFLATE_ERRORS,
+)
+
+
+def default_threads() -> int:
+    return os.cpu_count() or 1
 
 
 class Catalog:
-    def __init__(self) -> None:
-        self._facts: dict[Entry, PEImage | DefectError] = {}
+    def __init__(
+        self, cache: FactCache | None = None, threads: int | None = None, progress: Sink | None = None
+    ) -> None:
+        self._facts: dict[Entry, Facts] = {}
+        self.cache = cache
+        self.threads = max(1, threads if threads is not None else default_threads())
+        self.progress: Sink = progress or NoProgress()
+        self._pending: list[tuple[str, bytes]] = []  # cache rows not written yet
 
-    def facts(self, entry: Entry) -> PEImage | DefectError:
+    def __enter__(self) -> Catalog:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def facts(self, entry: Entry) -> Facts:
         """The entry's PE facts, or the defect that makes it unusable."""
-        key = entry
-        cached = self._facts.get(key)
+        cached = self._facts.get(entry)
         if cached is None:
-            cached = self._read(entry)
-            self._facts[key] = cached
+            self.prefetch([entry], report=False)
+            cached = self._facts[entry]
         return cached
 
     def image(self, entry: Entry) -> PEImage | None:
         facts = self.facts(entry)
         return facts if isinstance(facts, PEImage) else None
 
-    @staticmethod
-    def _read(entry: Entry) -> PEImage | DefectError:
+    def prefetch(self, entries: Sequence[Entry], report: bool = True) -> None:
+        """Know the facts of every entry: from the cache, else read in parallel, largest first."""
+        todo = list(dict.fromkeys(e for e in entries if e not in self._facts))
+        if not todo:
+            return
+        progress = self.progress if report else NoProgress()
+        progress.add_total(sum(e.size for e in todo))
+        keys = {entry: _identity(entry) for entry in todo} if self.cache is not None else {}
+        if self.cache is not None:
+            found = self.cache.get_many(k for k in keys.values() if k is not None)
+            for entry in todo:
+                key = keys[entry]
+                if key is not None and key in found:
+                    self._facts[entry] = found[key]
+                    progress.advance(entry.size)
+        misses = sorted((e for e in todo if e not in self._facts), key=lambda e: -e.size)
+
+        def work(entry: Entry) -> tuple[Entry, Facts, bytes | None]:
+            facts = _read(entry)
+            payload = None
+            key = keys.get(entry)
+            if key is not None and _still_same(entry, key):
+                payload = encode(facts)
+            progress.advance(entry.size)
+            return entry, facts, payload
+
+        if self.threads > 1 and len(misses) > 1:
+            with ThreadPoolExecutor(
+                min(self.threads, len(misses)), thread_name_prefix="dlldoctor-read"
+            ) as pool:
+                done = list(pool.map(work, misses))
+        else:
+            done = [work(entry) for entry in misses]
+        for entry, facts, payload in done:
+            self._facts[entry] = facts
+            key = keys.get(entry)
+            if payload is not None and key is not None:
+                self._pending.append((key, payload))
+        if report:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the facts read so far to the cache."""
+        if self.cache is not None and self._pending:
+            self.cache.put_encoded(self._pending)
+        self._pending = []
+
+    def close(self) -> None:
+        """Write what is pending; the cache itself stays open (whoever opened it closes it)."""
+        self.flush()
+
+    def __getstate__(self) -> dict[str, object]:
+        # A catalog travels with its ScanResult from a worker process: the facts go, the cache and the
+        # progress display stay behind.
+        self.flush()
+        state = dict(self.__dict__)
+        state.update(cache=None, progress=NoProgress(), _pending=[])
+        return state
+
+
+def _identity(entry: Entry) -> str | None:
+    """The cache key of the entry's content, or None when it has none (then it is read, not cached)."""
+    source = entry.origin
+    if isinstance(source, WheelSource):
         try:
-            with entry.open() as stream:
-                return read_pe(stream, entry.size)
-        except DefectError as e:
-            return e
-        except InputError:
-            raise
-        except DllDoctorError as e:
-            return DefectError("unparseable", str(e))
-        except (OSError, EOFError, ValueError) as e:
-            # A zip member whose CRC or deflate stream is broken, or a file that vanished mid-read.
-            return DefectError("unparseable", f"reading failed: {e}")
+            info = source.zip.getinfo(entry.relpath)
+        except KeyError:
+            return None
+        return zip_key(entry.relpath, info.CRC, info.file_size)
+    path = Path(entry.location).absolute()
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    if not file_is_settled(stat):
+        return None
+    return file_key(str(path), stat)
+
+
+def _still_same(entry: Entry, key: str) -> bool:
+    """A file's identity after reading it must be the one before: else it changed while it was read."""
+    if isinstance(entry.origin, WheelSource):
+        return True
+    path = Path(entry.location).absolute()
+    try:
+        stat = path.stat()
+    except OSError:
+        return False
+    return file_key(str(path), stat) == key
+
+
+def _open(entry: Entry) -> BinaryIO:
+    source = entry.origin
+    if isinstance(source, WheelSource):
+        info = source.zip.getinfo(entry.relpath)
+        if can_read(info):
+            return open_member(source.path, info)
+    return entry.open()
+
+
+def _read(entry: Entry) -> Facts:
+    try:
+        with _open(entry) as stream:
+            return read_pe(stream, entry.size)
+    except DefectError as e:
+        return e
+    except InputError:
+        raise
+    except DllDoctorError as e:
+        return DefectError("unparseable", str(e))
+    except _READ_ERRORS as e:
+        return DefectError("unparseable", f"reading failed: {e}")

@@ -6,7 +6,12 @@ import argparse
 import sys
 
 from dlldoctor.cli.common import add_format_option, use_colour, write
-from dlldoctor.cli.scan_options import add_environment_options, scan_options
+from dlldoctor.cli.scan_options import (
+    add_environment_options,
+    add_performance_options,
+    run_scans,
+    scan_options,
+)
 
 NAME = "scan"
 HELP = "check that every extension module and DLL of a wheel, folder or file would load on Windows"
@@ -23,14 +28,14 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     add_format_option(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="show more detail")
     parser.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the diagnoses")
+    add_performance_options(parser)
 
 
 def execute(args: argparse.Namespace) -> int:
     from dlldoctor.diagnose_scan import diagnose_results
-    from dlldoctor.scan import scan_target
 
     options = scan_options(args)
-    results = [scan_target(target, options) for target in args.targets]
+    results = run_scans(args, options)
     diagnose_results(results, options.rules_root)
     if args.format == "json":
         from dlldoctor.formats import scan_json

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
 from dlldoctor.scan import ScanOptions
+
+if TYPE_CHECKING:
+    from dlldoctor.parallel import CacheChoice
+    from dlldoctor.scan import ScanResult
 
 
 def add_environment_options(parser: argparse.ArgumentParser) -> None:
@@ -30,3 +36,53 @@ def scan_options(args: argparse.Namespace) -> ScanOptions:
         system_dir=args.system_dir,
         rules_root=Path(args.rules) if args.rules else None,
     )
+
+
+def add_performance_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("speed")
+    group.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive,
+        metavar="N",
+        help="cores to use: targets scan in parallel processes, a wheel's members on threads "
+        "(default: all cores)",
+    )
+    group.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
+    where = group.add_mutually_exclusive_group()
+    where.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="folder of the cache of PE facts (default: $DLLDOCTOR_CACHE_DIR, else the user cache folder)",
+    )
+    where.add_argument("--no-cache", action="store_true", help="neither read nor write the cache of PE facts")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def cache_choice(args: argparse.Namespace) -> CacheChoice:
+    from pathlib import Path
+
+    from dlldoctor.parallel import CacheChoice
+
+    if getattr(args, "no_cache", False):
+        return CacheChoice(enabled=False)
+    cache_dir = getattr(args, "cache_dir", None)
+    return CacheChoice(enabled=True, directory=Path(cache_dir) if cache_dir else None)
+
+
+def run_scans(args: argparse.Namespace, options: ScanOptions) -> list[ScanResult]:
+    """Scan every target on ``--jobs`` cores through the cache, with a progress bar when one is wanted."""
+    from dlldoctor.parallel import scan_all
+    from dlldoctor.progress import TerminalProgress, wants_display
+
+    jobs, cache = getattr(args, "jobs", None), cache_choice(args)
+    if not wants_display(sys.stderr, getattr(args, "quiet", False)):
+        return scan_all(args.targets, options, jobs, cache)
+    with TerminalProgress("reading PE files") as bar:
+        return scan_all(args.targets, options, jobs, cache, bar)
