@@ -6,11 +6,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from dlldoctor.scan import ScanOptions
-
 if TYPE_CHECKING:
     from dlldoctor.parallel import CacheChoice
-    from dlldoctor.scan import ScanResult
+    from dlldoctor.scan import ScanOptions, ScanResult
 
 
 def add_environment_options(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +26,8 @@ def add_environment_options(parser: argparse.ArgumentParser) -> None:
 
 def scan_options(args: argparse.Namespace) -> ScanOptions:
     from pathlib import Path
+
+    from dlldoctor.scan import ScanOptions
 
     return ScanOptions(
         python=args.python,
