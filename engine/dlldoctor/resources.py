@@ -11,8 +11,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from dlldoctor.errors import RuleError
 
 
@@ -36,6 +34,8 @@ def schema_path(name: str) -> Path:
 @cache
 def load_data(name: str, root: Path | None = None) -> Any:
     """Load ``rules/data/<name>.yaml`` from the built-in or the given rule set."""
+    import yaml  # not at module level: `explain` with a cached rule set never parses YAML
+
     path = (root or rules_root()) / "data" / f"{name}.yaml"
     try:
         with path.open(encoding="utf-8") as fh:
