@@ -83,10 +83,9 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
         label = code_label(int(value))
         return f"错误代码 {label}" if zh else f"error code {label}"
     if kind == "family":
-        dll, family_id = value.split("\t", 1)
-        family = families.get(family_id)
-        title = (family.title_zh if zh else family.title_en) if family else family_id
-        return f"{dll} 属于{title}" if zh else f"{dll} is part of the {title}"
+        family = families.get(evidence.detail)
+        title = (family.title_zh if zh else family.title_en) if family else evidence.detail
+        return f"{value} 属于{title}" if zh else f"{value} is part of the {title}"
     if kind == "dll":
         return f"错误中提到 {value}" if zh else f"the error names {value}"
     if kind == "symbol":

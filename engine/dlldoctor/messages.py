@@ -30,13 +30,14 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}|%(\d)")
 _SPACE = re.compile(r"\s+")
 # What each placeholder may stand for in a pasted message.
 _CAPTURE = {
-    "dll": r'"?(?P<dll>[^"\r\n<>|*?]{0,260}?\.(?:dll|pyd|exe|sys|drv|ocx))"?',
-    "module": r"(?P<module>[A-Za-z_][\w.]{0,200})",
-    "path": r"(?P<path>[^\"\r\n]{1,1000}?)",
-    "symbol": r"(?P<symbol>[^\s\"]{1,1000}?)",
+    "dll": r'"?(?P<dll>[^"\r\n<>|*?]*?\.(?:dll|pyd|exe|sys|drv|ocx))"?',
+    "module": r"(?P<module>[A-Za-z_][\w.]*)",
+    "path": r"(?P<path>[^\"\r\n]+?)",
+    "symbol": r"(?P<symbol>[^\s\"]+?)",
     "ordinal": r"(?P<symbol>\d{1,6})",
+    "code": r"(?P<code>0[xX][0-9a-fA-F]{1,8}|-?\d+)",
 }
-_GENERIC_CAPTURE = r"[^\r\n]{0,1000}?"
+_GENERIC_CAPTURE = r"[^\r\n]*?"
 _SET_CAPTURE = r"[^\n]*"
 
 
@@ -144,7 +145,9 @@ def messages_from_data(data: Any) -> Messages:
             for text in _texts(value):
                 search, extract = template_patterns(text)
                 popups.append(
-                    Template(popup_code, str(entry["kind"]), str(entry["kind"]), str(lang), text, search, extract)
+                    Template(
+                        popup_code, str(entry["kind"]), str(entry["kind"]), str(lang), text, search, extract
+                    )
                 )
     for text in data.get("python_prefixes", []) or []:
         search, extract = template_patterns(str(text))

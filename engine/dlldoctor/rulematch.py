@@ -23,8 +23,9 @@ class Evidence:
     """One matcher that matched: its kind, what it matched in the facts or the text, and its weight."""
 
     kind: str
-    value: str
+    value: str  # what matched: the code, the DLL, the symbol, a quote of the text …
     weight: float
+    detail: str = ""  # for `family`: the family id
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Evaluator:
         if kind == "family":
             for dll, family in f.families:
                 if family in m.names and dll in f.error_dlls:
-                    return Evidence(kind, f"{dll}\t{family}", m.weight)
+                    return Evidence(kind, dll, m.weight, family)
             return None
         if kind == "dll":
             pattern = compile_pattern(m.pattern)

@@ -133,7 +133,9 @@ def _tuple(value: Any) -> tuple[Any, ...]:
 
 
 # YAML folds a long line into several with spaces; Chinese puts no space between words.
-_CJK_GAP = re.compile(r"(?<=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])\s+(?=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])")
+_CJK_GAP = re.compile(
+    r"(?<=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])\s+(?=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])"
+)
 
 
 def _zh(text: str) -> str:

@@ -13,11 +13,12 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import Any, ClassVar
 
 from dlldoctor.families import Families, base_name
 from dlldoctor.messages import Messages
-from dlldoctor.patterns import compile_pattern
+from dlldoctor.patterns import PatternSet, compile_pattern
 from dlldoctor.rules import format_code
 from dlldoctor.textnorm import line_starts, normalize_text
 
@@ -110,16 +111,36 @@ class ErrorFacts:
         }
 
 
-def _c(pattern: str) -> Any:
-    return compile_pattern(pattern, case_sensitive=False)
+class _P:
+    """A fact pattern, compiled on first use; all of them are first searched together in one pass."""
+
+    registry: ClassVar[list[_P]] = []
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.index = len(_P.registry)
+        _P.registry.append(self)
+
+    @property
+    def compiled(self) -> Any:
+        return compile_pattern(self.pattern, case_sensitive=False)
+
+
+def _c(pattern: str) -> _P:
+    return _P(pattern)
+
+
+@cache
+def _gate() -> PatternSet:
+    return PatternSet([p.pattern for p in _P.registry])
 
 
 # --- shapes of error statements -------------------------------------------------------------------------
-_DLL_NAME = r"[A-Za-z0-9_.+~-]{1,200}\.(?:dll|pyd)"
-_PATH = r"[^\"'\r\n<>|*?]{1,1000}?"
-_SHAPES: tuple[tuple[str, Any, dict[str, Any]], ...] = (
-    ("winerror", _c(r"\[WinError (?P<code>-?\d{1,10})\]"), {}),
-    ("winerror", _c(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d{1,10})\b"), {}),
+_DLL_NAME = r"[A-Za-z0-9_.+~-]+\.(?:dll|pyd)"
+_PATH = r"[^\"'\r\n<>|*?]+?"
+_SHAPES: tuple[tuple[str, _P, dict[str, Any]], ...] = (
+    ("winerror", _c(r"\[WinError (?P<code>-?\d+)\]"), {}),
+    ("winerror", _c(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
     ("status", _c(r"\b(?P<code>0xc0000(?:07b|135|139|142))\b"), {}),
     ("error-loading", _c(r"Error loading \"(?P<path>" + _PATH + r")\" or one of its dependencies"), {}),
     (
@@ -144,7 +165,7 @@ _SHAPES: tuple[tuple[str, Any, dict[str, Any]], ...] = (
         _c(
             r"Could not load (?:dynamic )?library '?(?P<dll>"
             + _DLL_NAME
-            + r")'?\.?(?:[^\n]{0,40}?(?:error code|error)\s*(?P<code>\d{1,5}))?"
+            + r")'?\.?(?:[^\n]*?(?:error code|error)\s*(?P<code>\d{1,5}))?"
         ),
         {"leaf": True},
     ),
@@ -153,9 +174,7 @@ _SHAPES: tuple[tuple[str, Any, dict[str, Any]], ...] = (
     ("load-library", _c(r"Unable to load (?P<dll>" + _DLL_NAME + r")"), {"leaf": True}),
     (
         "load-library",
-        _c(
-            r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? failed(?: with error| with code|, error)?:? (?P<code>\d{1,10})"
-        ),
+        _c(r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? failed(?: with error| with code|, error)?:? (?P<code>\d+)"),
         {},
     ),
     (
@@ -164,8 +183,8 @@ _SHAPES: tuple[tuple[str, Any, dict[str, Any]], ...] = (
         {},
     ),
     ("load-library", _c(r"\(Error (?P<code>\d{1,5}): "), {}),
-    ("load-library", _c(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d{1,10})"), {}),
-    ("python", _c(r"DLL load failed while importing (?P<module>[A-Za-z_][\w.]{0,200})"), {}),
+    ("load-library", _c(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
+    ("python", _c(r"DLL load failed while importing (?P<module>[A-Za-z_][\w.]*)"), {}),
     ("python", _c(r"DLL load failed(?: while importing)?:"), {}),
     (
         "python-conflict",
@@ -183,22 +202,22 @@ _SHAPES: tuple[tuple[str, Any, dict[str, Any]], ...] = (
         ),
         {"leaf": True},
     ),
-    ("module-not-found", _c(r"ModuleNotFoundError: No module named '(?P<module>[\w.]{1,200})'"), {}),
+    ("module-not-found", _c(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'"), {}),
     (
         "entry-point",
         _c(
-            r"entry point (?P<symbol>[^\s\"]{1,1000}) could not be located in the dynamic link library "
+            r"entry point (?P<symbol>[^\s\"]+) could not be located in the dynamic link library "
             r"(?P<dll>" + _PATH + r"\.dll)"
         ),
         {"leaf": True, "code": 127},
     ),
 )
-_DLL_MENTION = _c(r"(?P<dll>[A-Za-z0-9_.+~-]{1,200}\.dll)\b")
-_WIN_PATH_DLL = _c(r"(?P<path>(?:[A-Za-z]:|\\\\[^\\\s]+)[\\/][^\"'\r\n<>|*?:]{0,1000}?\.dll)\b")
+_DLL_MENTION = _c(r"(?P<dll>[A-Za-z0-9_.+~-]+\.dll)\b")
+_WIN_PATH_DLL = _c(r"(?P<path>(?:[A-Za-z]:|\\\\[^\\\s]+)[\\/][^\"'\r\n<>|*?:]*?\.dll)\b")
 
 
 # --- environment --------------------------------------------------------------------------------------
-_PY_VERSION: tuple[tuple[int, Any], ...] = (
+_PY_VERSION: tuple[tuple[int, _P], ...] = (
     (9, _c(r"(?m)^\s*Python (?P<v>3\.\d{1,2})(?:\.\d+)?\s*(?:\(|\||$)")),  # interpreter banner / `python -V`
     (8, _c(r"(?:Python|python) version:?\s*(?P<v>3\.\d{1,2})")),
     (7, _c(r"WindowsApps[\\/]PythonSoftwareFoundation\.Python\.(?P<v>3\.\d{1,2})")),
@@ -212,7 +231,7 @@ _PY_VERSION: tuple[tuple[int, Any], ...] = (
     (3, _c(r"\bPython (?P<v>3\.\d{1,2})(?:\.\d+)?\b")),
     (2, _c(r"[\\/]envs[\\/]py(?:thon)?(?P<maj>3)(?P<min>\d{1,2})[\\/]")),
 )
-_ENV: tuple[tuple[str, Any], ...] = (
+_ENV: tuple[tuple[str, _P], ...] = (
     ("store", _c(r"WindowsApps[\\/]PythonSoftwareFoundation|Packages[\\/]PythonSoftwareFoundation\.Python")),
     (
         "embedded",
@@ -242,24 +261,21 @@ _ENV: tuple[tuple[str, Any], ...] = (
         ),
     ),
 )
-_PACKAGES: tuple[Any, ...] = (
-    _c(
-        r"site-packages[\\/](?P<name>[A-Za-z0-9][A-Za-z0-9_.]{0,100})-(?P<version>\d[A-Za-z0-9_.+!]{0,60}?)\.dist-info"
-    ),
-    _c(
-        r"\b(?P<name>[A-Za-z0-9][A-Za-z0-9_.]{0,100})-(?P<version>\d[A-Za-z0-9_.+!]{0,60}?)-(?:cp|py)\d{1,3}[t]?-"
-    ),
+_PACKAGES: tuple[_P, ...] = (
+    _c(r"site-packages[\\/](?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<version>\d[A-Za-z0-9_.+!]*?)\.dist-info"),
+    _c(r"\b(?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<version>\d[A-Za-z0-9_.+!]*?)-(?:cp|py)\d{1,3}[t]?-"),
     _c(
         r"\b(?P<name>torch|torchvision|torchaudio|numpy|onnxruntime(?:-gpu)?|tensorflow|jax|xformers)"
-        r"(?:\.__version__| version)?\s*(?:==|:|=| )\s*'?(?P<version>\d+\.\d+(?:\.\d+)?(?:\+[a-z0-9.]+)?)\b"
+        r"(?:(?:\.__version__| version)\s*[:=]?\s*|\s*==\s*|\s+)'?"
+        r"(?P<version>\d+\.\d+\.\d+(?:\+[a-z0-9.]+)?|\d+\.\d+\+[a-z0-9.]+)\b"
     ),
     _c(
-        r"Requirement already satisfied: (?P<name>[A-Za-z0-9][A-Za-z0-9_.-]{0,100})"
-        r"(?:==(?P<version>\d[\w.+!]{0,60}))?"
+        r"Requirement already satisfied: (?P<name>[A-Za-z0-9][A-Za-z0-9_.-]*)"
+        r"(?:==(?P<version>\d[\w.+!]*))?"
     ),
 )
-_INSTALLED_LIST = _c(r"Successfully installed (?P<list>[^\n]{1,1000})")
-_PACKAGE_DIR = _c(r"site-packages[\\/](?P<name>[A-Za-z_][A-Za-z0-9_]{0,100})[\\/]")
+_INSTALLED_LIST = _c(r"Successfully installed (?P<list>[^\n]+)")
+_PACKAGE_DIR = _c(r"site-packages[\\/](?P<name>[A-Za-z_][A-Za-z0-9_]*)[\\/]")
 
 
 @dataclass
@@ -280,12 +296,18 @@ class _Text:
         self.text = text
         self.data = text.encode("utf-8", "surrogatepass")
         self.starts = line_starts(self.data)
+        self.present = _gate().search(self.data)
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)
 
-    def finditer(self, pattern: Any, limit: int = MAX_EVENTS_PER_PATTERN) -> Iterator[Any]:
-        for n, m in enumerate(pattern.finditer(self.data)):
+    def search(self, pattern: _P) -> Any:
+        return pattern.compiled.search(self.data) if pattern.index in self.present else None
+
+    def finditer(self, pattern: _P, limit: int = MAX_EVENTS_PER_PATTERN) -> Iterator[Any]:
+        if pattern.index not in self.present:
+            return
+        for n, m in enumerate(pattern.compiled.finditer(self.data)):
             if n >= limit:
                 return
             yield m
@@ -326,7 +348,9 @@ def _message_events(t: _Text, messages: Messages) -> Iterator[ErrorEvent]:
     for index in sorted(messages.pattern_set.search(t.data)):
         template = templates[index]
         pattern = compile_pattern(template.extract)
-        for m in t.finditer(pattern):
+        for n, m in enumerate(pattern.finditer(t.data)):
+            if n >= MAX_EVENTS_PER_PATTERN:
+                break
             path = _group(m, "path")
             dll_text = _group(m, "dll")
             dll = _dll_from_path(dll_text) if dll_text and dll_text != "%1" else None
@@ -338,10 +362,11 @@ def _message_events(t: _Text, messages: Messages) -> Iterator[ErrorEvent]:
                 "entry-point-not-found",
                 "ordinal-not-found",
             )
+            code = _code_of(_group(m, "code"))
             yield ErrorEvent(
                 line=t.line_of(m.start()),
                 kind=template.kind,
-                code=template.code,
+                code=code if code is not None else template.code,
                 dll=dll,
                 dll_path=path or (dll_text if dll_text and ("\\" in dll_text or "/" in dll_text) else None),
                 symbol=_group(m, "symbol"),
@@ -431,7 +456,7 @@ def _script_language(text: str) -> str | None:
 def _python_version(t: _Text) -> str | None:
     best: tuple[int, int, str] | None = None
     for priority, pattern in _PY_VERSION:
-        m = pattern.search(t.data)
+        m = t.search(pattern)
         if not m:
             continue
         v = _group(m, "v") or f"{_group(m, 'maj')}.{_group(m, 'min')}"
@@ -443,7 +468,7 @@ def _python_version(t: _Text) -> str | None:
 
 def _env_type(t: _Text) -> str | None:
     for env, pattern in _ENV:
-        if pattern.search(t.data):
+        if t.search(pattern):
             return env
     return None
 
@@ -492,7 +517,7 @@ def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorF
         for line in range(g.first_line, g.last_line + 2):
             start = t.starts[line - 1] if line - 1 < len(t.starts) else len(t.data)
             end = t.starts[line] if line < len(t.starts) else len(t.data)
-            for m in _DLL_MENTION.finditer(t.data[start:end]):
+            for m in _DLL_MENTION.compiled.finditer(t.data[start:end]):
                 name = base_name(_group(m, "dll") or "")
                 if name not in dlls:
                     dlls.append(name)

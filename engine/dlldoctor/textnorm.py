@@ -12,7 +12,8 @@ import unicodedata
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 _LITERAL_NEWLINE = re.compile(r"\\r\\n|\\n")
-_GUTTER = str.maketrans(dict.fromkeys("│┃║╎┆┊╭╮╰╯╷╵", " "))
+_X_RUN = re.compile(r"(?:\\x[0-9a-fA-F]{2}){4}")
+_GUTTER = "│┃║╎┆┊╭╮╰╯╷╵"
 
 
 def _unescape_u(m: re.Match[str]) -> str:
@@ -30,13 +31,15 @@ def normalize_text(raw: str) -> str:
     # A traceback pasted as a Python or JSON string: "...\\n  File ...\\nOSError: ..." on one line.
     if text.count("\n") <= 2 and len(_LITERAL_NEWLINE.findall(text, 0, 1_000_000)) >= 2:
         text = _LITERAL_NEWLINE.sub("\n", text)
-    if "\\x" in text and "\\\\" not in text and re.search(r"(?:\\x[0-9a-fA-F]{2}){2}", text):
+    if "\\x" in text and "\\\\" not in text and _X_RUN.search(text[:1_000_000]):
         text = _unescape_bytes(text)
     # Backslashes doubled (repr of a Windows path) or quadrupled (repr of a repr).
     while "\\\\" in text:
         text = text.replace("\\\\", "\\")
-    text = text.translate(_GUTTER)
     if not text.isascii():
+        for ch in _GUTTER:
+            if ch in text:
+                text = text.replace(ch, " ")
         text = unicodedata.normalize("NFKC", text)
     return text
 

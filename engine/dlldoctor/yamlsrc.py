@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:  # PyYAML is imported when a file is read: a cached rule set needs none of it
+    import yaml
 
 
 @dataclass(frozen=True)
@@ -34,6 +33,8 @@ class Source:
 
     def line(self, where: Sequence[str | int]) -> int:
         """Line of the value at ``where`` (keys and list indexes); the nearest existing parent otherwise."""
+        import yaml
+
         node = self.node
         line = node.start_mark.line + 1 if node is not None else 0
         for step in where:
@@ -56,13 +57,16 @@ class Source:
 
 def read_source(path: Path) -> Source:
     """Parse one YAML file; raise :class:`SourceError` with the line of a syntax error."""
+    import yaml
+
+    loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise SourceError(Problem(str(path), 0, f"cannot read: {e}")) from e
     try:
-        node = yaml.compose(text, Loader=_Loader)
-        data = yaml.load(text, Loader=_Loader) if node is not None else None
+        node = yaml.compose(text, Loader=loader)
+        data = yaml.load(text, Loader=loader) if node is not None else None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 if mark is not None else 0

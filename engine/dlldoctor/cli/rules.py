@@ -72,6 +72,53 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     p.set_defaults(_rules=_catalog)
 
+    _add_accuracy(sub)
+
+
+def _add_accuracy(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("accuracy", help="rank the labelled corpus and report top-1/top-3 accuracy")
+    add_rules_option(p)
+    p.add_argument("--corpus", type=Path, default=Path("corpus/errors"), help="default: corpus/errors")
+    p.add_argument("--out", type=Path, help="also write the Markdown report (docs/accuracy.md) here")
+    p.add_argument(
+        "--check", action="store_true", help="with --out: only check that the report is up to date"
+    )
+    p.add_argument("-v", "--verbose", action="store_true", help="list the cases not in the top 3")
+    p.set_defaults(_rules=_accuracy)
+
+
+def _accuracy(args: argparse.Namespace) -> int:
+    from dlldoctor.accuracy import evaluate, load_cases, render_markdown, render_summary
+
+    rule_set = _load(args)
+    report = evaluate(load_cases(args.corpus), rule_set)
+    write(render_summary(report))
+    if args.verbose:
+        for r in report.misses:
+            write(
+                f"  miss {r.case.id}: expected {'/'.join(sorted(r.case.expected))}, got {', '.join(r.ranked[:3]) or '-'}"
+            )
+        for r in report.false_alarms:
+            write(f"  false alarm {r.case.id}: {', '.join(r.error_rules)}")
+    if args.out is not None:
+        content = render_markdown(report)
+        if args.check:
+            try:
+                current = args.out.read_text(encoding="utf-8")
+            except OSError:
+                current = ""
+            if current != content:
+                write(
+                    f"{args.out}: out of date; regenerate with: dlldoctor rules accuracy --out {args.out}",
+                    sys.stderr,
+                )
+                return 1
+        else:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(content, encoding="utf-8", newline="\n")
+            write(f"wrote {args.out}")
+    return 0
+
 
 def execute(args: argparse.Namespace) -> int:
     status: int = args._rules(args)

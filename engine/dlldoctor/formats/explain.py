@@ -156,7 +156,10 @@ def explanation_dict(ex: Explanation, families: Families) -> dict[str, Any]:
                 "title": d.rule.title.get(ex.lang),
                 "summary": d.rule.summary.get(ex.lang),
                 "why": [why(e, ex.lang, families) for e in d.evidence],
-                "matched": [{"kind": e.kind, "value": e.value, "weight": e.weight} for e in d.evidence],
+                "matched": [
+                    {"kind": e.kind, "value": e.value, "weight": e.weight, "detail": e.detail}
+                    for e in d.evidence
+                ],
                 "fixes": [
                     {
                         "text": fix.text.get(ex.lang),
