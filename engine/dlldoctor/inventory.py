@@ -155,9 +155,12 @@ class FolderSource(Source):
                 dirnames.clear()
             dirnames.sort()
             rel_dir = os.path.relpath(dirpath, self.root)
+            prefix = "" if rel_dir == "." else Path(rel_dir).as_posix() + "/"
             for filename in sorted(filenames):
-                relpath = filename if rel_dir == "." else posixpath.join(Path(rel_dir).as_posix(), filename)
+                relpath = prefix + filename
                 self._names.append(relpath)
+                if not _maybe_pe(relpath):
+                    continue  # headers, sources, images: never PE, so not even stat'ed (24k files in torch)
                 entry = self._entry(Path(dirpath) / filename, relpath)
                 if entry is not None:
                     yield entry
