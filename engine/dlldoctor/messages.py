@@ -30,7 +30,7 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}|%(\d)")
 _SPACE = re.compile(r"\s+")
 # What each placeholder may stand for in a pasted message.
 _CAPTURE = {
-    "dll": r'"?(?P<dll>[^"\r\n<>|*?]*?\.(?:dll|pyd|exe|sys|drv|ocx))"?',
+    "dll": r'"?(?P<dll>[^"\r\n<>|*?]*?\.(?:dll|pyd|exe|sys|drv|ocx|so|node))"?',
     "module": r"(?P<module>[A-Za-z_][\w.]*)",
     "path": r"(?P<path>[^\"\r\n]+?)",
     "symbol": r"(?P<symbol>[^\s\"]+?)",

@@ -38,6 +38,9 @@ CODE_NAMES = {
     0xC0000135: "STATUS_DLL_NOT_FOUND",
     0xC0000139: "STATUS_ENTRYPOINT_NOT_FOUND",
     0xC0000142: "STATUS_DLL_INIT_FAILED",
+    0xC000001D: "STATUS_ILLEGAL_INSTRUCTION",
+    0xC0000005: "STATUS_ACCESS_VIOLATION",
+    0xC0000409: "STATUS_STACK_BUFFER_OVERRUN",
 }
 
 
@@ -138,11 +141,18 @@ def _gate() -> PatternSet:
 # --- shapes of error statements -------------------------------------------------------------------------
 _DLL_NAME = r"[A-Za-z0-9_.+~-]+\.(?:dll|pyd)"
 _PATH = r"[^\"'\r\n<>|*?]+?"
+_QPATH = r"[^\"'`\r\n<>|*?]+?"
 _SHAPES: tuple[tuple[str, _P, dict[str, Any]], ...] = (
-    ("winerror", _c(r"\[WinError (?P<code>-?\d+)\]"), {}),
+    ("winerror", _c(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
+    ("winerror", _c(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
     ("winerror", _c(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
     ("status", _c(r"\b(?P<code>0xc0000(?:07b|135|139|142))\b"), {}),
-    ("error-loading", _c(r"Error loading \"(?P<path>" + _PATH + r")\" or one of its dependencies"), {}),
+    (
+        "error-loading",
+        _c(r"Error loading [\"'`]?(?P<path>" + _QPATH + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"),
+        {},
+    ),
+    ("load-library", _c(r"Error loading Python DLL:? '?(?P<path>" + _QPATH + r")'?(?:\s|$)"), {"leaf": True}),
     (
         "depends-missing",
         _c(
@@ -171,7 +181,26 @@ _SHAPES: tuple[tuple[str, _P, dict[str, Any]], ...] = (
     ),
     ("load-library", _c(r"dlerror: (?P<dll>" + _DLL_NAME + r") not found"), {"leaf": True, "code": 126}),
     ("load-library", _c(r"Could not locate (?P<dll>" + _DLL_NAME + r")"), {"leaf": True, "code": 126}),
-    ("load-library", _c(r"Unable to load (?P<dll>" + _DLL_NAME + r")"), {"leaf": True}),
+    (
+        "load-library",
+        _c(r"Unable to load (?:[\w ]{0,40}library )?'?(?P<path>" + _QPATH + r"\.dll)\b"),
+        {"leaf": True},
+    ),
+    (
+        "load-library",
+        _c(
+            r"Could not load (?:file or assembly |library )?[\"'`]?(?P<path>(?:[A-Za-z]:)?[^\"'`\r\n<>|*?:]+?\.dll)\b"
+        ),
+        {"leaf": True},
+    ),
+    (
+        "load-library",
+        _c(r"Library (?P<dll>" + _DLL_NAME + r") is not found or cannot be loaded"),
+        {"leaf": True, "code": 126},
+    ),
+    ("cuda-driver", _c(r"CUDA driver version is insufficient for CUDA runtime version"), {}),
+    ("cuda-driver", _c(r"NVIDIA driver on your system is too old"), {}),
+    ("torch-no-cuda", _c(r"Torch not compiled with CUDA enabled"), {}),
     (
         "load-library",
         _c(r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? failed(?: with error| with code|, error)?:? (?P<code>\d+)"),

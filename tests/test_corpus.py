@@ -1,0 +1,61 @@
+"""The labelled corpus: top-1/top-3 accuracy (fails below 90 % top-3), and no alarms on healthy texts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dlldoctor.accuracy import Report, evaluate, load_cases, render_markdown, render_summary
+from dlldoctor.ruleset import load_rule_set
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "corpus" / "errors"
+
+# Healthy texts on which an error-level rule is known to fire, each reviewed: {case id: (rules, why)}.
+KNOWN_FALSE_POSITIVES: dict[str, tuple[tuple[str, ...], str]] = {}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("DLLDOCTOR_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    try:
+        return evaluate(load_cases(CORPUS), load_rule_set())
+    finally:
+        mp.undo()
+
+
+def test_corpus_size_and_languages(report: Report) -> None:
+    langs = dict(report.by_language)
+    assert report.overall.cases >= 200
+    assert langs["zh-CN"].cases + langs.get("zh-TW", langs["zh-CN"]).cases >= 40
+    assert sum(s.cases for lang, s in langs.items() if lang not in ("en", "zh-CN", "zh-TW")) >= 25
+    assert len(report.healthy) >= 20
+
+
+def test_top3_accuracy_at_least_90_percent(report: Report) -> None:
+    print("\n" + render_summary(report))
+    misses = [
+        f"{r.case.id}: expected {'/'.join(sorted(r.case.expected))}, got {', '.join(r.ranked[:3]) or '-'}"
+        for r in report.misses
+    ]
+    assert report.overall.top3_rate >= 0.90, "\n".join(misses)
+
+
+def test_every_language_reaches_80_percent_top3(report: Report) -> None:
+    weak = {lang: round(s.top3_rate, 3) for lang, s in report.by_language if s.top3_rate < 0.80}
+    assert weak == {}
+
+
+def test_no_error_level_rule_fires_on_healthy_texts(report: Report) -> None:
+    fired = {r.case.id: r.error_rules for r in report.false_alarms}
+    known = {case: rules for case, (rules, _) in KNOWN_FALSE_POSITIVES.items()}
+    assert fired == known
+
+
+def test_published_accuracy_is_up_to_date(report: Report) -> None:
+    path = ROOT / "docs" / "accuracy.md"
+    assert path.read_text(encoding="utf-8") == render_markdown(report), (
+        "regenerate with: dlldoctor rules accuracy --out docs/accuracy.md"
+    )

@@ -1,0 +1,226 @@
+"""`dlldoctor explain` as a user runs it: answers, languages, formats, exit codes, bad input, start-up."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from dlldoctor.cli import main
+from dlldoctor.resources import schema_path
+
+BARE = "ImportError: DLL load failed while importing _C: The specified module could not be found."
+PAGING_ZH = (
+    'OSError: [WinError 1455] 页面文件太小，无法完成操作。 Error loading "D:\\Anaconda3\\envs\\torch\\lib\\'
+    'site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its dependencies.'
+)
+HEALTHY = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 4.00 GiB total capacity)"
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DLLDOCTOR_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "explain-cache"))
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "dlldoctor", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        check=False,
+    )
+
+
+def explain_json(*args: str, stdin: str | None = None) -> dict:  # type: ignore[type-arg]
+    done = run("explain", "--format", "json", *args, stdin=stdin)
+    assert done.stderr == ""
+    data = json.loads(done.stdout)
+    jsonschema.Draft202012Validator(json.loads(schema_path("explain").read_text(encoding="utf-8"))).validate(
+        data
+    )
+    return data  # type: ignore[no-any-return]
+
+
+def test_json_output_is_valid_ranked_and_deterministic() -> None:
+    first = run("explain", "--format", "json", PAGING_ZH)
+    second = run("explain", "--format", "json", PAGING_ZH)
+    assert first.returncode == 1
+    assert first.stdout == second.stdout
+    data = explain_json(PAGING_ZH)
+    assert data["version"] == 1
+    assert data["language"] == "zh"
+    facts = data["facts"]
+    assert (facts["error_code"], facts["dll"], facts["language"], facts["env_type"]) == (
+        1455,
+        "cudnn_cnn_infer64_8.dll",
+        "zh-CN",
+        "conda",
+    )
+    top = data["diagnoses"][0]
+    assert (top["rule"], top["category"]) == ("winerror-1455-paging-file", "paging-file")
+    assert top["confidence"] >= 0.8
+    assert top["title"] == "页面文件太小，无法映射 CUDA DLL (WinError 1455)"
+    assert "错误代码 1455 (ERROR_COMMITMENT_LIMIT)" in top["why"]
+    assert top["fixes"][0]["commands"] == {"cmd": "SystemPropertiesPerformance.exe"}
+    confidences = [d["confidence"] for d in data["diagnoses"]]
+    assert confidences == sorted(confidences, reverse=True)
+
+
+def test_the_schema_rejects_output_that_breaks_the_contract() -> None:
+    data = explain_json(PAGING_ZH)
+    schema = json.loads(schema_path("explain").read_text(encoding="utf-8"))
+    data["diagnoses"][0]["confidence"] = 1.5
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(data)
+    del data["diagnoses"][0]["confidence"]
+    data["facts"]["surprise"] = 1
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(data)
+
+
+def test_text_answer_follows_the_error_language_and_lang_overrides(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["explain", PAGING_ZH]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("从文本中读到的信息\n")
+    assert re.search(r"^  错误代码 +1455 \(ERROR_COMMITMENT_LIMIT\)$", out, re.MULTILINE)
+    assert "1. 页面文件太小，无法映射 CUDA DLL (WinError 1455)" in out
+    assert "cmd> SystemPropertiesPerformance.exe" in out
+    assert "\x1b[" not in out
+    assert main(["explain", "--lang", "en", PAGING_ZH]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("Facts found\n")
+    assert "1. The paging file is too small to map the CUDA DLLs (WinError 1455)" in out
+
+
+def test_traditional_chinese_text_gets_a_chinese_answer() -> None:
+    data = explain_json(
+        'OSError: [WinError 126] 找不到指定的模組。 Error loading "C:\\x\\torch\\lib\\c10.dll" '
+        "or one of its dependencies."
+    )
+    assert (data["language"], data["facts"]["language"]) == ("zh", "zh-TW")
+
+
+def test_markdown_is_for_an_issue(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "--format", "markdown", "--lang", "en", PAGING_ZH]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("### Facts found\n")
+    assert "- **error code:** `1455 (ERROR_COMMITMENT_LIMIT)`" in out
+    assert (
+        "1. **The paging file is too small to map the CUDA DLLs (WinError 1455)** — `winerror-1455-paging-file`"
+        in out
+    )
+
+
+def test_bare_import_error_gives_honest_candidates_and_what_decides() -> None:
+    data = explain_json(BARE)
+    ranked = [d["category"] for d in data["diagnoses"]]
+    assert ranked[0] == "vcredist-missing"
+    assert len(ranked) >= 2
+    assert data["diagnoses"][0]["confidence"] < 0.6
+    assert data["decide"][0].startswith(
+        "Several causes fit this text. Run `dlldoctor scan <site-packages folder>`"
+    )
+
+
+def test_stdin_and_file_input(tmp_path: Path) -> None:
+    done = run("explain", "-", stdin=PAGING_ZH)
+    assert done.returncode == 1 and "页面文件太小" in done.stdout
+    gbk = tmp_path / "gbk.txt"
+    gbk.write_bytes(PAGING_ZH.encode("gbk"))
+    utf16 = tmp_path / "utf16.txt"
+    utf16.write_bytes(PAGING_ZH.encode("utf-16"))
+    for path in (gbk, utf16):
+        assert explain_json("--file", str(path))["facts"]["error_code"] == 1455
+
+
+def test_nothing_recognised_exits_0_with_one_line() -> None:
+    done = run("explain", HEALTHY)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "Nothing in this text looks like a Windows DLL load failure.\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (
+            ["explain", ""],
+            None,
+            "dlldoctor: error: the error text is empty: paste the traceback or the pop-up's message\n",
+        ),
+        (
+            ["explain", "-"],
+            "   \n",
+            "dlldoctor: error: the error text is empty: paste the traceback or the pop-up's message\n",
+        ),
+        (
+            ["explain", "--file", "/no/such/file.txt"],
+            None,
+            "dlldoctor: error: cannot read /no/such/file.txt: No such file or directory\n",
+        ),
+        (
+            ["explain", "--file", "x.txt", "also text"],
+            None,
+            "dlldoctor: error: give the error text either as an argument or with --file, not both\n",
+        ),
+        (["explain", "--format", "yaml", "x"], None, None),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(args: list[str], stdin: str | None, message: str | None) -> None:
+    done = run(*args, stdin=stdin)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    if message is not None:
+        assert done.stderr == message
+
+
+def test_binary_garbage_is_a_clear_error(tmp_path: Path) -> None:
+    garbage = tmp_path / "x.bin"
+    garbage.write_bytes(bytes(range(256)) * 64 + b"\0" * 4096)
+    done = run("explain", "--file", str(garbage))
+    assert (done.returncode, done.stderr) == (
+        2,
+        "dlldoctor: error: this looks like a binary file, not an error text\n",
+    )
+    random_text = tmp_path / "noise.txt"
+    random_text.write_bytes(os.urandom(20000).replace(b"\0", b"x"))
+    done = run("explain", "--file", str(random_text))
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr
+
+
+def test_explain_starts_fast_and_imports_nothing_heavy() -> None:
+    probe = (
+        "import sys, time, io, contextlib; t = time.perf_counter()\n"
+        "from dlldoctor.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()): main(['explain', sys.argv[1]])\n"
+        "heavy = sorted(m for m in ('lief', 'pefile', 'jsonschema', 'rich', 'yaml', 'dlldoctor.scan') if m in sys.modules)\n"
+        "print(heavy, time.perf_counter() - t)\n"
+    )
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
+    env.pop("PYTHONDONTWRITEBYTECODE")
+    subprocess.run(
+        [sys.executable, "-c", probe, BARE], env=env, check=True, capture_output=True
+    )  # warm the cache
+    done = subprocess.run(
+        [sys.executable, "-c", probe, BARE], env=env, check=True, capture_output=True, text=True
+    )
+    heavy, seconds = done.stdout.rsplit(" ", 1)
+    assert heavy == "[]"
+    assert float(seconds) < 0.3
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "dlldoctor", "explain", BARE], env=env, capture_output=True, check=False
+    )
+    assert time.perf_counter() - start < 1.0  # interpreter start included; the budget above is the real one

@@ -1,0 +1,350 @@
+"""Error text → facts: codes from localized messages, DLLs, paths, environments, versions, mangled pastes."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dlldoctor.families import Families, base_name
+from dlldoctor.ruleset import RuleSet, load_rule_set
+from dlldoctor.textfacts import ErrorFacts, extract_facts
+from dlldoctor.textnorm import normalize_text
+
+
+@pytest.fixture(scope="module")
+def rule_set(tmp_path_factory: pytest.TempPathFactory) -> RuleSet:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("DLLDOCTOR_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    try:
+        return load_rule_set()
+    finally:
+        mp.undo()
+
+
+def facts(text: str, rule_set: RuleSet) -> ErrorFacts:
+    return extract_facts(text, messages=rule_set.messages, families=rule_set.families)
+
+
+def summary(f: ErrorFacts) -> dict[str, Any]:
+    d = f.as_dict()
+    d.pop("error_code_hex")
+    return {k: v for k, v in d.items() if v not in (None, [], {}, "")}
+
+
+def test_python_38_import_error_in_chinese(rule_set: RuleSet) -> None:
+    f = facts("ImportError: DLL load failed while importing _C: 找不到指定的模块。", rule_set)
+    assert summary(f) == {
+        "error_code": 126,
+        "error_name": "ERROR_MOD_NOT_FOUND",
+        "module": "_C",
+        "language": "zh-CN",
+        "codes": [126],
+    }
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "code"),
+    [
+        ("The specified module could not be found.", "en", 126),
+        ("找不到指定的模組。", "zh-TW", 126),
+        ("指定されたモジュールが見つかりません。", "ja", 126),
+        ("지정된 모듈을 찾을 수 없습니다.", "ko", 126),
+        ("Не найден указанный модуль.", "ru", 126),
+        ("Le module spécifié est introuvable.", "fr", 126),
+        ("Das angegebene Modul wurde nicht gefunden.", "de", 126),
+        ("No se puede encontrar el módulo especificado.", "es", 126),
+        ("Die angegebene Prozedur wurde nicht gefunden.", "de", 127),
+        ("页面文件太小，无法完成操作。", "zh-CN", 1455),
+        ("动态链接库(DLL)初始化例程失败。", "zh-CN", 1114),
+        ("%1 不是有效的 Win32 应用程序。", "zh-CN", 193),
+    ],
+)
+def test_a_message_in_any_language_maps_to_its_code_without_a_number(
+    rule_set: RuleSet, message: str, language: str, code: int
+) -> None:
+    f = facts(f"ImportError: DLL load failed while importing _C: {message}", rule_set)
+    assert (f.error_code, f.language, f.module) == (code, language, "_C")
+
+
+def test_torch_preload_error_with_a_windows_path_in_russian(rule_set: RuleSet) -> None:
+    text = (
+        'OSError: [WinError 126] Не найден указанный модуль. Error loading "C:\\\\Users\\\\Иван\\\\AppData\\\\Local'
+        '\\\\Programs\\\\Python\\\\Python311\\\\Lib\\\\site-packages\\\\torch\\\\lib\\\\fbgemm.dll" or one of its '
+        "dependencies."
+    )
+    assert summary(facts(text, rule_set)) == {
+        "error_code": 126,
+        "error_name": "ERROR_MOD_NOT_FOUND",
+        "dll": "fbgemm.dll",
+        "dll_path": "C:\\Users\\Иван\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\torch\\lib"
+        "\\fbgemm.dll",
+        "language": "ru",
+        "python_version": "3.11",
+        "env_type": "system",
+        "packages": {"torch": ""},
+        "dlls": ["fbgemm.dll"],
+        "families": {"fbgemm.dll": "torch-core"},
+        "codes": [126],
+    }
+
+
+def test_popup_names_the_missing_dll_and_its_cuda_version(rule_set: RuleSet) -> None:
+    f = facts(
+        "The code execution cannot proceed because cudart64_12.dll was not found. Reinstalling the program "
+        "may fix this problem.",
+        rule_set,
+    )
+    assert (f.error_code, f.dll, f.families, f.versions) == (
+        126,
+        "cudart64_12.dll",
+        (("cudart64_12.dll", "cuda-runtime"),),
+        (("cudart64_12.dll", "cuda", "12"),),
+    )
+    f = facts("由于找不到 VCRUNTIME140_1.dll，无法继续执行代码。", rule_set)
+    assert (f.error_code, f.dll, f.language) == (126, "vcruntime140_1.dll", "zh-CN")
+
+
+def test_entry_point_popup_gives_symbol_and_dll(rule_set: RuleSet) -> None:
+    f = facts(
+        "The procedure entry point ?_Throw_Cpp_error@std@@YAXH@Z could not be located in the dynamic link "
+        "library C:\\Windows\\SYSTEM32\\MSVCP140.dll.",
+        rule_set,
+    )
+    assert (f.error_code, f.symbol, f.dll, f.dll_path) == (
+        127,
+        "?_Throw_Cpp_error@std@@YAXH@Z",
+        "msvcp140.dll",
+        "C:\\Windows\\SYSTEM32\\MSVCP140.dll",
+    )
+
+
+def test_ntstatus_codes_and_literal_percent_one(rule_set: RuleSet) -> None:
+    assert facts("OSError: [WinError 193] %1 is not a valid Win32 application", rule_set).error_code == 193
+    f = facts(
+        "The application was unable to start correctly (0xc000007b). Click OK to close the application.",
+        rule_set,
+    )
+    assert (f.error_code, f.error_name) == (0xC000007B, "STATUS_INVALID_IMAGE_FORMAT")
+    f = facts("ImportError: DLL load failed with error code -1073741795 while importing _C", rule_set)
+    assert (f.error_code, f.module) == (0xC000001D, "_C")
+
+
+def test_json_escapes_ansi_colour_and_doubled_backslashes(rule_set: RuleSet) -> None:
+    escaped = '"ImportError: DLL load failed while importing _C: \\u627e\\u4e0d\\u5230\\u6307\\u5b9a\\u7684\\u6a21\\u5757\\u3002"'
+    assert (facts(escaped, rule_set).error_code, facts(escaped, rule_set).language) == (126, "zh-CN")
+    coloured = "\x1b[0;31mImportError\x1b[0m: DLL load failed while importing _C: Le module spécifié est introuvable."
+    assert (facts(coloured, rule_set).error_code, facts(coloured, rule_set).language) == (126, "fr")
+    repr_paste = "OSError(22, 'Error loading \"C:\\\\\\\\x\\\\\\\\torch\\\\\\\\lib\\\\\\\\c10.dll\" or one of its dependencies.')"
+    assert facts(repr_paste, rule_set).dll_path == "C:\\x\\torch\\lib\\c10.dll"
+
+
+def test_a_traceback_pasted_as_one_line_with_literal_newlines(rule_set: RuleSet) -> None:
+    text = (
+        'Traceback (most recent call last):\\n  File "C:\\\\a\\\\.venv\\\\Lib\\\\site-packages\\\\torch\\\\__init__.py", '
+        "line 128\\nOSError: [WinError 126] The specified module could not be found. Error loading "
+        '"C:\\\\a\\\\.venv\\\\Lib\\\\site-packages\\\\torch\\\\lib\\\\c10.dll" or one of its dependencies.'
+    )
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll, f.env_type) == (126, "c10.dll", "venv")
+    assert "\nOSError" in normalize_text(text)
+
+
+def test_notebook_gutters_and_wrapped_lines(rule_set: RuleSet) -> None:
+    text = """\
+    │ ❱ 1 import torch                                                                               │
+    │   2                                                                                            │
+    ImportError: DLL load failed while importing _C: The specified module could not be
+    found.
+    """
+    f = facts(text, rule_set)
+    assert (f.error_code, f.module) == (126, "_C")
+
+
+def test_environment_and_python_version_from_paths(rule_set: RuleSet) -> None:
+    def env(text: str) -> tuple[str | None, str | None]:
+        f = facts(text, rule_set)
+        return f.env_type, f.python_version
+
+    assert env(
+        "C:\\Users\\a\\AppData\\Local\\Packages\\PythonSoftwareFoundation.Python.3.11_qbz5n2kfra8p0\\"
+        "LocalCache\\local-packages\\Python311\\site-packages\\torch\\__init__.py"
+    ) == ("store", "3.11")
+    assert env(
+        "C:\\Users\\a\\AppData\\Local\\Microsoft\\WindowsApps\\PythonSoftwareFoundation.Python.3.12_qbz5n2kfra8p0"
+        "\\python.exe"
+    ) == ("store", "3.12")
+    assert env("D:\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\torch\\lib\\c10.dll") == (
+        "embedded",
+        None,
+    )
+    assert env("C:\\Users\\a\\miniconda3\\envs\\py310\\lib\\site-packages\\torch\\lib\\c10.dll") == (
+        "conda",
+        "3.10",
+    )
+    assert env("C:\\Users\\a\\proj\\.venv\\Lib\\site-packages\\torch\\lib\\c10.dll\nPython 3.12.4") == (
+        "venv",
+        "3.12",
+    )
+    assert env("C:\\Users\\a\\AppData\\Local\\Python\\pythoncore-3.13-64\\Lib\\site-packages\\x.pyd") == (
+        None,
+        "3.13",
+    )
+    assert env("/home/u/miniforge3/envs/ml/lib/python3.10/site-packages/torch/__init__.py") == (
+        "conda",
+        "3.10",
+    )
+    assert env(
+        "Python 3.11.7 (tags/v3.11.7:fa7a6f2, Dec  4 2023, 19:24:49) [MSC v.1937 64 bit (AMD64)] on win32"
+    ) == (None, "3.11")
+
+
+def test_package_versions_from_paths_wheels_and_pip(rule_set: RuleSet) -> None:
+    f = facts(
+        "C:\\p\\Lib\\site-packages\\torch-2.1.0+cu121.dist-info\\RECORD\n"
+        "Processing torchvision-0.16.0+cu121-cp311-cp311-win_amd64.whl\n"
+        "Successfully installed numpy-1.26.4 onnxruntime_gpu-1.17.1\n"
+        "C:\\p\\Lib\\site-packages\\xformers\\ops.py",
+        rule_set,
+    )
+    assert f.packages == (
+        ("numpy", "1.26.4"),
+        ("onnxruntime-gpu", "1.17.1"),
+        ("torch", "2.1.0+cu121"),
+        ("torchvision", "0.16.0+cu121"),
+        ("xformers", ""),
+    )
+    assert f.python_version == "3.11"
+
+
+def test_several_errors_the_root_most_gives_the_headline(rule_set: RuleSet) -> None:
+    text = """\
+Traceback (most recent call last):
+  File "C:\\x\\site-packages\\torch\\__init__.py", line 139, in <module>
+    raise err
+OSError: [WinError 126] The specified module could not be found. Error loading "C:\\x\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.
+
+and the pop-up said:
+The code execution cannot proceed because MSVCP140.dll was not found. Reinstalling the program may fix this problem.
+
+Later, in another window:
+ModuleNotFoundError: No module named 'torchvision'
+"""
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll, f.dll_path) == (126, "msvcp140.dll", None)
+    assert f.dlls[:2] == ("msvcp140.dll", "c10.dll")
+    assert f.module == "torchvision"
+    assert [e.kind for e in f.events][:1] == ["dll-not-found"]
+
+
+def test_chained_tracebacks_the_first_exception_is_the_root(rule_set: RuleSet) -> None:
+    text = """\
+OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "C:\\e\\torch\\lib\\c10.dll" or one of its dependencies.
+
+During handling of the above exception, another exception occurred:
+
+OSError: [WinError 126] The specified module could not be found. Error loading "C:\\e\\torch\\lib\\shm.dll" or one of its dependencies.
+"""
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll, f.codes) == (1114, "c10.dll", (1114, 126))
+
+
+def test_nothing_in_plain_text(rule_set: RuleSet) -> None:
+    f = facts("hello world, nothing wrong here", rule_set)
+    assert summary(f) == {"language": "en"}
+    assert not f.found_anything
+    assert facts("我的电脑上训练很慢，怎么办？", rule_set).language == "zh-CN"
+
+
+def test_a_ten_megabyte_paste_is_read_in_about_a_second(rule_set: RuleSet) -> None:
+    filler = "2024-01-01 12:00:00 INFO step 1234 loss 0.1234 lr 0.0001 C:\\data\\img_0001.png ok 数据\n"
+    text = (
+        filler * (5_000_000 // len(filler) + 1)
+        + (
+            'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\e\\torch\\lib\\'
+            'fbgemm.dll" or one of its dependencies.\n'
+        )
+        + filler * (5_000_000 // len(filler))
+    )
+    assert len(text) > 10_000_000
+    facts("warm up", rule_set)
+    start = time.perf_counter()
+    f = facts(text, rule_set)
+    elapsed = time.perf_counter() - start
+    assert (f.error_code, f.dll) == (126, "fbgemm.dll")
+    assert elapsed < 1.5, f"{elapsed:.2f} s"
+
+
+def test_a_pathological_paste_stays_linear(rule_set: RuleSet) -> None:
+    text = (
+        'Error loading "' + "\\" * 2_000_000 + "a" * 2_000_000 + ("DLL load failed while importing " * 50_000)
+    )
+    start = time.perf_counter()
+    facts(text, rule_set)
+    assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("cudart64_12.dll", [("cuda-runtime", "cuda", "12")]),
+        ("cudart64_110.dll", [("cuda-runtime", "cuda", "11.0")]),
+        ("cudart64_101.dll", [("cuda-runtime", "cuda", "10.1")]),
+        ("cudart64_92.dll", [("cuda-runtime", "cuda", "9.2")]),
+        ("cublas64_13.dll", [("cuda-libraries", "cuda", "13")]),
+        ("cublasLt64_12.dll", [("cuda-libraries", "cuda", "12")]),
+        ("nvrtc64_120_0.dll", [("cuda-libraries", "cuda", "12.0")]),
+        ("nvJitLink_120_0.dll", [("cuda-libraries", "cuda", "12.0")]),
+        ("cufft64_11.dll", [("cuda-libraries", "library", "11")]),
+        ("nvToolsExt64_1.dll", [("cuda-libraries", None, None)]),
+        ("cudnn64_9.dll", [("cudnn", "cudnn", "9")]),
+        ("cudnn_cnn_infer64_8.dll", [("cudnn", "cudnn", "8")]),
+        ("zlibwapi.dll", [("cudnn-zlib", None, None)]),
+        ("VCRUNTIME140_1.dll", [("vc-runtime", None, None)]),
+        ("msvcp140_atomic_wait.dll", [("vc-runtime", None, None)]),
+        ("msvcp140-0a1b2c3d4e5f60718293a4b5c6d7e8f9.dll", [("vc-runtime", None, None)]),
+        ("vcomp140.dll", [("vc-runtime", None, None), ("openmp", None, None)]),
+        ("libomp140.x86_64.dll", [("openmp", None, None)]),
+        ("libiomp5md.dll", [("openmp", None, None)]),
+        ("api-ms-win-crt-runtime-l1-1-0.dll", [("ucrt", None, None)]),
+        ("ucrtbase.dll", [("ucrt", None, None)]),
+        ("torch_python.dll", [("torch-core", None, None)]),
+        ("c10_cuda.dll", [("torch-core", None, None)]),
+        ("mkl_intel_thread.2.dll", [("mkl", None, None)]),
+        ("python311.dll", [("python", "python", "3.11")]),
+        ("python3.dll", [("python", None, None)]),
+        ("nvcuda.dll", [("nvidia-driver", None, None)]),
+        ("kernel32.dll", [("windows-system", None, None)]),
+        ("mylib.dll", []),
+    ],
+)
+def test_families_and_versions_from_names(
+    rule_set: RuleSet, name: str, expected: list[tuple[Any, ...]]
+) -> None:
+    families: Families = rule_set.families
+    assert [(h.family, h.component, h.version) for h in families.classify(name)] == expected
+
+
+def test_every_family_names_a_category_or_none(rule_set: RuleSet) -> None:
+    categories = {c for c, _ in rule_set.categories}
+    assert all(f.missing is None or f.missing in categories for f in rule_set.families.families)
+    assert base_name("C:/x/Y/MSVCP140-0123abcd.DLL") == "msvcp140.dll"
+
+
+def test_the_corpus_yields_facts_for_most_cases(rule_set: RuleSet) -> None:
+    import yaml
+
+    root = Path(__file__).resolve().parents[1] / "corpus" / "errors"
+    total = with_facts = 0
+    for path in sorted(root.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if data.get("category") is None:
+            continue
+        for case in data["cases"]:
+            total += 1
+            f = facts(case["text"], rule_set)
+            with_facts += bool(f.error_code is not None or f.dll or f.events)
+    assert total >= 200
+    assert with_facts / total >= 0.8, f"{with_facts}/{total}"
