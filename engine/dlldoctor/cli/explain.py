@@ -61,7 +61,8 @@ def read_input(args: argparse.Namespace) -> str:
     elif args.text == ["-"] or (not args.text and not sys.stdin.isatty()):
         data = sys.stdin.buffer.read(MAX_INPUT + 1)
     elif args.text:
-        return " ".join(args.text)
+        # Undecodable bytes in argv arrive as lone surrogates; keep them printable.
+        return " ".join(args.text).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     else:
         raise InputError("no error text: pass it as an argument, pipe it in (`-`), or use --file F")
     if len(data) > MAX_INPUT:
@@ -69,7 +70,16 @@ def read_input(args: argparse.Namespace) -> str:
     return decode(data)
 
 
+def printable_output() -> None:
+    """Answers hold Chinese and paths in any script; a legacy code page must not turn that into a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            reconfigure(errors="replace")
+
+
 def execute(args: argparse.Namespace) -> int:
+    printable_output()
     text = read_input(args)
     if not text.strip():
         raise InputError("the error text is empty: paste the traceback or the pop-up's message")

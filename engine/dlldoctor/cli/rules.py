@@ -121,6 +121,9 @@ def _accuracy(args: argparse.Namespace) -> int:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from dlldoctor.cli.explain import printable_output
+
+    printable_output()
     status: int = args._rules(args)
     return status
 

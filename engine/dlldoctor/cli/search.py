@@ -29,6 +29,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from dlldoctor.cli.explain import printable_output
+
+    printable_output()
     from dlldoctor.formats.style import Style
     from dlldoctor.ruleset import load_rule_set
     from dlldoctor.search import search, terms
