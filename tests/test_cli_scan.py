@@ -45,7 +45,9 @@ def test_json_report_is_valid_and_deterministic(pe_bin: Path) -> None:
     schema = json.loads(schema_path("report").read_text())
     jsonschema.Draft202012Validator(schema).validate(report)
     assert report["version"] == 1
-    assert report["diagnoses"] == []
+    corrupt = [d for d in report["diagnoses"] if d["target"].endswith("corrupt")]
+    assert corrupt and {d["category"] for d in corrupt} == {"corrupt-file"}
+    assert all(d["verdict"] == "confirmed" and d["evidence"] for d in report["diagnoses"])
     kinds = sorted({f["kind"] for f in report["findings"]})
     assert kinds == ["corrupt-file", "delay-load-missing", "missing-dll", "missing-symbol"]
     assert len(report["files"]) == 15 + 7
