@@ -49,16 +49,27 @@ def scan_all(
     jobs: int | None = None,
     cache: CacheChoice = NO_CACHE,
     progress: Sink | None = None,
+    diagnose: bool = False,
 ) -> list[ScanResult]:
     """Scan ``targets`` (results in the same order) with up to ``jobs`` cores (default: all).
 
+    With ``diagnose``, each result's ``diagnoses`` are filled too (in the worker that scanned it).
     The first target that cannot be read raises its ``DllDoctorError``, as a serial scan would.
     """
     jobs = max(1, jobs or default_threads())
     sink = progress or NoProgress()
     if jobs == 1 or len(targets) < 2:
-        return _scan_here(targets, options, jobs, cache, sink)
-    return _scan_in_workers(targets, options, jobs, cache, sink)
+        results = _scan_here(targets, options, jobs, cache, sink)
+        if diagnose:
+            _diagnose(results, options)
+        return results
+    return _scan_in_workers(targets, options, jobs, cache, sink, diagnose)
+
+
+def _diagnose(results: list[ScanResult], options: ScanOptions) -> None:
+    from dlldoctor.diagnose_scan import diagnose_results
+
+    diagnose_results(results, options.rules_root)
 
 
 def _scan_here(
@@ -101,14 +112,16 @@ def _init_worker(cache: CacheChoice, channel: Any) -> None:
     _worker_sink = _QueueSink(channel) if channel is not None else NoProgress()
 
 
-def _scan_in_worker(target: str, options: ScanOptions, threads: int) -> bytes:
+def _scan_in_worker(target: str, options: ScanOptions, threads: int, diagnose: bool) -> bytes:
     with Catalog(_worker_cache, threads=threads, progress=_worker_sink) as catalog:
         result = scan_target(target, options, catalog)
+    if diagnose:
+        _diagnose([result], options)
     return dumps_result(result)
 
 
 def _scan_in_workers(
-    targets: Sequence[str], options: ScanOptions, jobs: int, cache: CacheChoice, sink: Sink
+    targets: Sequence[str], options: ScanOptions, jobs: int, cache: CacheChoice, sink: Sink, diagnose: bool
 ) -> list[ScanResult]:
     context = multiprocessing.get_context("spawn")  # no fork of a process that runs threads
     channel = context.Queue() if not isinstance(sink, NoProgress) else None
@@ -121,7 +134,7 @@ def _scan_in_workers(
         with ProcessPoolExecutor(
             workers, mp_context=context, initializer=_init_worker, initargs=(cache, channel)
         ) as pool:
-            futures = {i: pool.submit(_scan_in_worker, targets[i], options, jobs) for i in order}
+            futures = {i: pool.submit(_scan_in_worker, targets[i], options, jobs, diagnose) for i in order}
             for i in range(len(targets)):  # in target order: the first failing target raises first
                 results[i] = loads_result(futures[i].result())
     finally:

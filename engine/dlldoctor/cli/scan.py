@@ -32,11 +32,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from dlldoctor.diagnose_scan import diagnose_results
-
     options = scan_options(args)
-    results = run_scans(args, options)
-    diagnose_results(results, options.rules_root)
+    results = run_scans(args, options)  # scanned and diagnosed, on every core
     if args.format == "json":
         from dlldoctor.formats import scan_json
 

@@ -77,12 +77,15 @@ def cache_choice(args: argparse.Namespace) -> CacheChoice:
 
 
 def run_scans(args: argparse.Namespace, options: ScanOptions) -> list[ScanResult]:
-    """Scan every target on ``--jobs`` cores through the cache, with a progress bar when one is wanted."""
+    """Scan and diagnose every target on ``--jobs`` cores through the cache, with a progress bar when wanted.
+
+    Each target is diagnosed where it was scanned, so a batch diagnoses in parallel too.
+    """
     from dlldoctor.parallel import scan_all
     from dlldoctor.progress import TerminalProgress, wants_display
 
     jobs, cache = getattr(args, "jobs", None), cache_choice(args)
     if not wants_display(sys.stderr, getattr(args, "quiet", False)):
-        return scan_all(args.targets, options, jobs, cache)
+        return scan_all(args.targets, options, jobs, cache, diagnose=True)
     with TerminalProgress("reading PE files") as bar:
-        return scan_all(args.targets, options, jobs, cache, bar)
+        return scan_all(args.targets, options, jobs, cache, bar, diagnose=True)
