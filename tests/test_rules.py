@@ -110,6 +110,8 @@ fixes:
 references: [not-a-url]
 probes:
   - probe: dll-resolves
+    dll: x.dll
+    family: vc-runtime
     expect: false
   - probe: telepathy
 examples:
@@ -158,16 +160,16 @@ def test_lint_reports_every_problem_at_once_with_file_and_line(tmp_path: Path) -
             "python, package, env); this one has none",
         ),
         (b, 16, "references[0]: 'not-a-url' is not an http(s) URL"),
-        (b, 18, "probes[0]: probe 'dll-resolves' needs exactly one of `dll` or `family`"),
+        (b, 18, "probes[0]: probe 'dll-resolves' takes `dll` or `family`, not both"),
         (
             b,
-            20,
+            22,
             "probes[1]: unknown probe 'telepathy' (one of dll-resolves, symbol-exported, machine-matches, "
             "file-intact, mixed-install, duplicate-dll, vcruntime-version, cuda-major, cuda-build, python-abi, "
             "environment, path-ascii, driver-version)",
         ),
-        (b, 23, "examples.match: too few examples: 1 given, at least 2 needed"),
-        (b, 24, "examples.no_match: too few examples: 0 given, at least 1 needed"),
+        (b, 25, "examples.match: too few examples: 1 given, at least 2 needed"),
+        (b, 26, "examples.no_match: too few examples: 0 given, at least 1 needed"),
         (b, 5, "summary.zh: the zh text has no Chinese in it"),
         ("arch-mismatch/dup-a.yaml", 2, "category 'paging-file' differs from the folder 'arch-mismatch'"),
         (

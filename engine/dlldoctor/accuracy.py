@@ -66,6 +66,7 @@ class Score:
 @dataclass(frozen=True)
 class Report:
     overall: Score
+    unseen: Score  # the cases whose text is not (part of) any rule's examples
     by_language: tuple[tuple[str, Score], ...]
     by_category: tuple[tuple[str, Score], ...]
     results: tuple[CaseResult, ...]
@@ -122,8 +123,20 @@ def run_case(case: Case, rule_set: RuleSet) -> CaseResult:
     )
 
 
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def in_examples(case: Case, examples: list[str]) -> bool:
+    """Whether a rule's examples contain this case's text (or a long part of it)."""
+    text = _squash(case.text)
+    return any(text == e or (len(e) >= 60 and (e in text or text in e)) for e in examples)
+
+
 def evaluate(cases: Iterable[Case], rule_set: RuleSet) -> Report:
+    examples = [_squash(t) for r in rule_set.rules for t in (*r.examples.match, *r.examples.todo_match)]
     overall = Score()
+    unseen = Score()
     langs: dict[str, Score] = {}
     cats: dict[str, Score] = {}
     results = []
@@ -136,11 +149,14 @@ def evaluate(cases: Iterable[Case], rule_set: RuleSet) -> Report:
         results.append(result)
         rank = result.rank()
         overall = overall.add(rank)
+        if not in_examples(case, examples):
+            unseen = unseen.add(rank)
         langs[case.lang] = langs.get(case.lang, Score()).add(rank)
         key = case.category or "?"
         cats[key] = cats.get(key, Score()).add(rank)
     return Report(
         overall=overall,
+        unseen=unseen,
         by_language=tuple(sorted(langs.items(), key=lambda kv: (-kv[1].cases, kv[0]))),
         by_category=tuple(sorted(cats.items())),
         results=tuple(results),
@@ -165,6 +181,11 @@ def render_markdown(report: Report) -> str:
         "",
         f"**Overall: top-1 {_pct(o.top1_rate)} ({o.top1}/{o.cases}), top-3 {_pct(o.top3_rate)} "
         f"({o.top3}/{o.cases}).**",
+        "",
+        f"The rules were written with this corpus at hand, and {o.cases - report.unseen.cases} of these texts are "
+        f"also (part of) a rule's own examples. On the {report.unseen.cases} texts that are not: top-1 "
+        f"{_pct(report.unseen.top1_rate)}, top-3 {_pct(report.unseen.top3_rate)}. Neither figure is a measure "
+        "on reports the rules have never seen; new reports added to the corpus are.",
         "",
         "| language | cases | top-1 | top-3 |",
         "|---|---:|---:|---:|",
@@ -192,7 +213,11 @@ def render_markdown(report: Report) -> str:
 
 def render_summary(report: Report) -> str:
     o = report.overall
-    parts = [f"corpus: {o.cases} cases, top-1 {_pct(o.top1_rate)}, top-3 {_pct(o.top3_rate)}"]
+    u = report.unseen
+    parts = [
+        f"corpus: {o.cases} cases, top-1 {_pct(o.top1_rate)}, top-3 {_pct(o.top3_rate)}",
+        f"  not in any rule's examples: {u.cases} cases, top-1 {_pct(u.top1_rate)}, top-3 {_pct(u.top3_rate)}",
+    ]
     for lang, s in report.by_language:
         parts.append(
             f"  {lang:<6} {s.cases:>4} cases  top-1 {_pct(s.top1_rate):>8}  top-3 {_pct(s.top3_rate):>8}"

@@ -43,17 +43,38 @@ def answer_language(facts: ErrorFacts, requested: str | None = None) -> str:
 
 
 def rank(matches: list[RuleMatch]) -> tuple[Diagnosis, ...]:
+    """Diagnoses best first, with confidences.
+
+    Confidence is shared between *causes* (categories), not rules: two rules that say the same cause in
+    different words do not halve each other's confidence. The best rule of a category carries the
+    category's share; a weaker rule of the same category carries it scaled by how much weaker it is.
+    """
     if not matches:
         return ()
     top = max(m.rank_score for m in matches)
-    weights = [math.exp((m.rank_score - top) / TEMPERATURE) for m in matches]
-    total = math.exp((BASELINE_SCORE - top) / TEMPERATURE) + sum(weights)
-    out = [
-        Diagnosis(m.rule, round(w / total, 3), round(m.score, 2), m.evidence)
-        for m, w in zip(matches, weights, strict=True)
-    ]
+    best: dict[str, float] = {}
+    for m in matches:
+        best[m.rule.category] = max(best.get(m.rule.category, -math.inf), m.rank_score)
+    weights = {cat: math.exp((score - top) / TEMPERATURE) for cat, score in best.items()}
+    total = math.exp((BASELINE_SCORE - top) / TEMPERATURE) + sum(weights.values())
+    out = []
+    for m in matches:
+        share = weights[m.rule.category] / total
+        within = math.exp((m.rank_score - best[m.rule.category]) / TEMPERATURE)
+        out.append(Diagnosis(m.rule, round(share * within, 3), round(m.score, 2), m.evidence))
     out.sort(key=lambda d: (-d.confidence, -d.score, d.rule.id))
     return tuple(out)
+
+
+def leading_per_category(diagnoses: tuple[Diagnosis, ...]) -> list[Diagnosis]:
+    """The best diagnosis of each category, best first."""
+    seen: set[str] = set()
+    out = []
+    for d in diagnoses:
+        if d.rule.category not in seen:
+            seen.add(d.rule.category)
+            out.append(d)
+    return out
 
 
 def diagnose(facts: ErrorFacts, rule_set: RuleSet) -> tuple[Diagnosis, ...]:
@@ -143,6 +164,8 @@ _PROBE_WORDS: dict[str, tuple[str, str]] = {
 
 def probe_words(probe: Probe, lang: str, families: Families) -> str:
     en, zh = _PROBE_WORDS.get(probe.kind, (probe.kind, probe.kind))
+    if probe.kind == "dll-resolves" and probe.arg("context") in ("path", ("path",)):
+        en, zh = "whether {target} can only be found through PATH", "{target} 是否只能通过 PATH 找到"
     target = probe.arg("dll") or probe.arg("package") or ""
     family_id = probe.arg("family")
     if family_id:
@@ -150,7 +173,7 @@ def probe_words(probe: Probe, lang: str, families: Families) -> str:
         target = (family.title_zh if lang == "zh" else f"the {family.title_en}") if family else str(family_id)
         target += " DLL" if lang == "zh" else " DLLs"
     if not target:
-        target = "这些文件" if lang == "zh" else "the files"
+        target = "缺少的依赖 DLL" if lang == "zh" else "the missing dependency"
     return (zh if lang == "zh" else en).format(target=target)
 
 
@@ -170,7 +193,7 @@ def decide_steps(
     facts: ErrorFacts, diagnoses: tuple[Diagnosis, ...], families: Families, lang: str
 ) -> tuple[str, ...]:
     """When no cause stands out: the scan that tells the top candidates apart, and what it checks."""
-    if len(diagnoses) < 2 or diagnoses[0].confidence >= AMBIGUOUS_BELOW:
+    if len(leading_per_category(diagnoses)) < 2 or diagnoses[0].confidence >= AMBIGUOUS_BELOW:
         return ()
     zh = lang == "zh"
     target = site_packages(facts)
@@ -187,7 +210,7 @@ def decide_steps(
             f"Several causes fit this text. Run `dlldoctor scan {where}` on the Python that fails "
             "to tell them apart" + ("" if target else f" (`{_PURELIB}` prints the folder)") + "."
         )
-    for d in diagnoses[:3]:
+    for d in leading_per_category(diagnoses)[:3]:
         checks = [probe_words(p, lang, families) for p in d.rule.probes[:2]]
         if checks:
             joined = "；".join(checks) if zh else "; ".join(checks)

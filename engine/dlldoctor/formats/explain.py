@@ -6,7 +6,7 @@ import json
 import unicodedata
 from typing import Any
 
-from dlldoctor.explain import Explanation, code_label, why
+from dlldoctor.explain import Diagnosis, Explanation, code_label, leading_per_category, why
 from dlldoctor.families import Families
 from dlldoctor.formats.rule_text import SHELL_LABEL, fix_dict, fix_lines
 from dlldoctor.formats.style import Style
@@ -61,6 +61,13 @@ _LABELS = {
 }
 
 
+def split_shown(ex: Explanation) -> tuple[list[Diagnosis], list[Diagnosis]]:
+    """The best rule of each of the first SHOWN_IN_FULL causes (shown in full), and the others (listed)."""
+    full = leading_per_category(ex.diagnoses)[:SHOWN_IN_FULL]
+    rest = [d for d in ex.diagnoses if d not in full][: LISTED - len(full)]
+    return full, rest
+
+
 def display_width(text: str) -> int:
     """Terminal columns: East Asian wide characters take two."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
@@ -107,7 +114,8 @@ def render_text(ex: Explanation, families: Families, *, colour: bool = False) ->
         out.append(label["none"])
         return "\n".join(out)
     out.append(s(label["diagnoses"], "bold"))
-    for n, d in enumerate(ex.diagnoses[:SHOWN_IN_FULL], 1):
+    full, rest = split_shown(ex)
+    for n, d in enumerate(full, 1):
         colour_name = "red" if d.rule.severity == "error" else "yellow"
         out.append(
             f"{n}. "
@@ -127,7 +135,6 @@ def render_text(ex: Explanation, families: Families, *, colour: bool = False) ->
         for i, fix in enumerate(d.rule.fixes, 1):
             out += ["     " + line for line in fix_lines(fix, ex.lang, i)]
         out.append("")
-    rest = ex.diagnoses[SHOWN_IN_FULL:LISTED]
     if rest:
         out.append(s(label["also"], "bold"))
         out += [
@@ -191,7 +198,8 @@ def render_markdown(ex: Explanation, families: Families) -> str:
         out.append(label["none"])
         return "\n".join(out)
     out += [f"### {label['diagnoses']}", ""]
-    for n, d in enumerate(ex.diagnoses[:SHOWN_IN_FULL], 1):
+    full, rest = split_shown(ex)
+    for n, d in enumerate(full, 1):
         out.append(
             f"{n}. **{d.rule.title.get(ex.lang)}** — `{d.rule.id}` ({d.rule.category}, "
             f"{label['confidence']} {d.confidence:.0%})"
@@ -207,7 +215,6 @@ def render_markdown(ex: Explanation, families: Families) -> str:
                     if "\n" not in command
                     else f"     - {SHELL_LABEL[shell]}:\n\n       ```\n       {command}\n       ```"
                 )
-    rest = ex.diagnoses[SHOWN_IN_FULL:LISTED]
     if rest:
         out += ["", f"**{label['also']}:** " + ", ".join(f"`{d.rule.id}` ({d.confidence:.0%})" for d in rest)]
     if ex.decide:
