@@ -146,3 +146,37 @@ def test_vcruntime_version_unknown_without_a_copy(pe_bin: Path) -> None:
     result = ask(pe_bin / "x64" / "ucrt_user.dll", probe("vcruntime-version"))
     assert result.value is None
     assert "--system-dir" in (result.collect or "")
+
+
+def renamed_import(pe_bin: Path, dest: Path, new_name: bytes) -> Path:
+    """needs_missing.dll with its import of does_not_exist.dll renamed in place (same length or shorter)."""
+    data = (pe_bin / "x64" / "needs_missing.dll").read_bytes()
+    old = b"does_not_exist.dll\0"
+    assert data.count(old) == 1 and len(new_name) < len(old)
+    dest.write_bytes(data.replace(old, new_name.ljust(len(old), b"\0")))
+    return dest
+
+
+def test_cuda_major(pe_bin: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "t"
+    folder.mkdir()
+    renamed_import(pe_bin, folder / "uses_cuda.dll", b"cudart64_12.dll")
+    shutil.copy(pe_bin / "x64" / "chain_c.dll", folder / "cudart64_13.dll")
+    wrong = ask(folder, probe("cuda-major", family="cuda-runtime"))
+    assert wrong.value is False
+    assert wrong.evidence == ("cudart64_12.dll (cuda 12) is linked but absent; present instead: cudart64_13.dll",)
+    shutil.copy(pe_bin / "x64" / "chain_c.dll", folder / "cudart64_12.dll")
+    assert ask(folder, probe("cuda-major", family="cuda-runtime")).value is True
+    assert ask(pe_bin / "x64", probe("cuda-major")).value is None
+
+
+def test_cuda_version_mismatch_is_diagnosed(pe_bin: Path, tmp_path: Path) -> None:
+    from dlldoctor.diagnose_scan import diagnose_results
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    renamed_import(pe_bin, folder / "uses_cuda.dll", b"cudart64_12.dll")
+    shutil.copy(pe_bin / "x64" / "chain_c.dll", folder / "cudart64_13.dll")
+    result = scan_target(str(folder), ScanOptions(python="3.11"))
+    diagnose_results([result])
+    assert result.diagnoses[0].rule.category == "cuda-version-mismatch"

@@ -20,6 +20,9 @@ TORCH = "torch==2.13.0"
 TORCH_OLD = "torch==2.12.0"
 MSVC_OLD = "msvc-runtime==14.34.31931"
 MSVC_NEW = "msvc-runtime==14.44.35112"
+INTEL_OPENMP = "intel-openmp==2026.2.0"
+ONNXRUNTIME_GPU = "onnxruntime-gpu==1.31.1"
+CUDA_RUNTIME = "nvidia-cuda-runtime-cu12==12.9.79"
 
 
 def _matching(spec: str, platform: str) -> list[Path]:

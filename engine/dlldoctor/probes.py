@@ -352,16 +352,20 @@ def cuda_major(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
     if not wanted:
         return ProbeAnswer(probe, None, collect="no module of the target links a versioned CUDA DLL")
     available = set(ctx.all_copies())
-    missing = sorted(n for n in wanted if n not in available)
-    if not missing:
-        return ProbeAnswer(probe, True, tuple(f"{n} present" for n in sorted(wanted)))
-    evidence = []
-    for name in missing:
+    mismatched, absent = [], []
+    for name in sorted(wanted):
+        if name in available:
+            continue
         stem = re.sub(r"\d+(_\d+)?\.dll$", "", name)
         others = sorted(a for a in available if a.startswith(stem) and a != name)
-        found = f"; present instead: {', '.join(others)}" if others else ""
-        evidence.append(f"{name} ({wanted[name]}) is linked but absent{found}")
-    return ProbeAnswer(probe, False, tuple(evidence))
+        if others:
+            mismatched.append(f"{name} ({wanted[name]}) is linked but absent; present instead: {', '.join(others)}")
+        else:
+            absent.append(f"{name} ({wanted[name]}) is absent, and no other version of it is present")
+    if mismatched:
+        return ProbeAnswer(probe, False, tuple(mismatched))
+    # Absent altogether is a missing DLL, not a version mismatch.
+    return ProbeAnswer(probe, True, tuple(absent) or tuple(f"{n} present" for n in sorted(wanted)))
 
 
 def cuda_build_of(ctx: ProbeContext, package: str) -> str | None:
