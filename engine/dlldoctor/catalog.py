@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import zlib
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
@@ -27,6 +27,7 @@ from dlldoctor.progress import NoProgress, Sink
 from dlldoctor.zipmember import INFLATE_ERRORS, can_read, open_member
 
 Facts = PEImage | DefectError
+_Done = tuple[Entry, Facts, str | None, bytes | None]  # a read: its facts, cache key and row
 # A zip member whose deflate stream is broken, a file that vanished or shrank mid-read.
 _READ_ERRORS: tuple[type[Exception], ...] = (
     OSError,
@@ -51,6 +52,7 @@ class Catalog:
         self.threads = max(1, threads if threads is not None else default_threads())
         self.progress: Sink = progress or NoProgress()
         self._pending: list[tuple[str, bytes]] = []  # cache rows not written yet
+        self._running: dict[Entry, Future[_Done]] = {}  # background reads (prefetch with wait=False)
 
     def __enter__(self) -> Catalog:
         return self
@@ -61,10 +63,14 @@ class Catalog:
         self.close()
 
     def facts(self, entry: Entry) -> Facts:
-        """The entry's PE facts, or the defect that makes it unusable."""
+        """The entry's PE facts, or the defect that makes it unusable (waiting for a background read)."""
         cached = self._facts.get(entry)
         if cached is None:
-            self.prefetch([entry], report=False)
+            future = self._running.pop(entry, None)
+            if future is not None:
+                self._settle(future.result())
+            else:
+                self.prefetch([entry], report=False)
             cached = self._facts[entry]
         return cached
 
@@ -72,9 +78,13 @@ class Catalog:
         facts = self.facts(entry)
         return facts if isinstance(facts, PEImage) else None
 
-    def prefetch(self, entries: Sequence[Entry], report: bool = True) -> None:
-        """Know the facts of every entry: from the cache, else read in parallel, largest first."""
-        todo = list(dict.fromkeys(e for e in entries if e not in self._facts))
+    def prefetch(self, entries: Sequence[Entry], report: bool = True, wait: bool = True) -> None:
+        """Know the facts of every entry: from the cache, else read on threads, largest first.
+
+        With ``wait=False`` the reads go on in the background and :meth:`facts` waits for each one: the
+        caller can meanwhile do work of its own (a wheel's RECORD, say) while the big members inflate.
+        """
+        todo = list(dict.fromkeys(e for e in entries if e not in self._facts and e not in self._running))
         if not todo:
             return
         progress = self.progress if report else NoProgress()
@@ -88,30 +98,40 @@ class Catalog:
                     self._facts[entry] = found[key]
                     progress.advance(entry.size)
         misses = sorted((e for e in todo if e not in self._facts), key=lambda e: -e.size)
+        if not misses:
+            return
 
-        def work(entry: Entry) -> tuple[Entry, Facts, bytes | None]:
+        def work(entry: Entry) -> _Done:
             facts = _read(entry)
-            payload = None
             key = keys.get(entry)
-            if key is not None and _still_same(entry, key):
-                payload = encode(facts)
+            payload = encode(facts) if key is not None and _still_same(entry, key) else None
             progress.advance(entry.size)
-            return entry, facts, payload
+            return entry, facts, key, payload
 
-        if self.threads > 1 and len(misses) > 1:
-            with ThreadPoolExecutor(
-                min(self.threads, len(misses)), thread_name_prefix="dlldoctor-read"
-            ) as pool:
-                done = list(pool.map(work, misses))
+        if wait and (self.threads == 1 or len(misses) == 1):
+            for entry in misses:
+                self._settle(work(entry))
         else:
-            done = [work(entry) for entry in misses]
-        for entry, facts, payload in done:
-            self._facts[entry] = facts
-            key = keys.get(entry)
-            if payload is not None and key is not None:
-                self._pending.append((key, payload))
-        if report:
+            pool = ThreadPoolExecutor(min(self.threads, len(misses)), thread_name_prefix="dlldoctor-read")
+            for entry in misses:
+                self._running[entry] = pool.submit(work, entry)
+            pool.shutdown(wait=False)  # the threads end when the queue is empty
+            if wait:
+                for entry in misses:
+                    self.facts(entry)
+        if report and wait:
             self.flush()
+
+    def wait(self) -> None:
+        """Let every background read finish (raising what one of them raised)."""
+        for entry in list(self._running):
+            self.facts(entry)
+
+    def _settle(self, done: _Done) -> None:
+        entry, facts, key, payload = done
+        self._facts[entry] = facts
+        if payload is not None and key is not None:
+            self._pending.append((key, payload))
 
     def flush(self) -> None:
         """Write the facts read so far to the cache."""
@@ -120,15 +140,17 @@ class Catalog:
         self._pending = []
 
     def close(self) -> None:
-        """Write what is pending; the cache itself stays open (whoever opened it closes it)."""
+        """Finish the reads, write what is pending; the cache stays open (whoever opened it closes it)."""
+        self.wait()
         self.flush()
 
     def __getstate__(self) -> dict[str, object]:
         # A catalog travels with its ScanResult from a worker process: the facts go, the cache and the
         # progress display stay behind.
+        self.wait()
         self.flush()
         state = dict(self.__dict__)
-        state.update(cache=None, progress=NoProgress(), _pending=[])
+        state.update(cache=None, progress=NoProgress(), _pending=[], _running={})
         return state
 
 

@@ -346,11 +346,13 @@ def scan_target(target: str, options: ScanOptions, catalog: Catalog | None = Non
         entries = list(source.entries())
         names = source.names()
         catalog = Catalog() if catalog is None else catalog
-        catalog.prefetch(entries)  # read every PE file up front, in parallel, through the cache
+        # Every PE file is read on threads, through the cache, while this thread reads the RECORD.
+        catalog.prefetch(entries, wait=False)
+        layout = _Layout(source, entries)
+        install = read_install_facts(source, layout.is_wheel)
         files = []
         for entry in entries:
             files.append(FileReport(entry, catalog.facts(entry), "", ""))
-        layout = _Layout(source, entries)
         env = build_environment(options, layout, catalog, names | {Path(target).name}, entries)
         scanner = _Scanner(layout, env, catalog)
         trees = scanner.run(entries)
@@ -360,7 +362,6 @@ def scan_target(target: str, options: ScanOptions, catalog: Catalog | None = Non
             FileReport(f.entry, f.facts, _role(f.entry, f.facts), layout.install_folder[f.entry])
             for f in files
         ]
-        install = read_install_facts(source, layout.is_wheel)
         tree_map = {rel: (ctx, tree) for rel, ctx, tree in trees}
         return ScanResult(target, env, reports, findings, tree_map, install, catalog)
     finally:
