@@ -51,15 +51,9 @@ class Families:
     families: tuple[Family, ...]
 
     @cached_property
-    def _compiled(self) -> list[tuple[Family, list[Any], list[tuple[Any, str]]]]:
-        return [
-            (
-                f,
-                [compile_pattern(p, case_sensitive=False) for p in f.names],
-                [(compile_pattern(v.pattern, case_sensitive=False), v.component) for v in f.versions],
-            )
-            for f in self.families
-        ]
+    def _compiled(self) -> list[tuple[Family, Any]]:
+        # One pattern per family: compiling each name pattern apart costs more than classifying.
+        return [(f, compile_pattern("|".join(f"(?:{p})" for p in f.names))) for f in self.families]
 
     def ids(self) -> frozenset[str]:
         return frozenset(f.id for f in self.families)
@@ -71,12 +65,13 @@ class Families:
         """Every family ``name`` belongs to, in file order."""
         base = base_name(name)
         hits = []
-        for family, names, versions in self._compiled:
-            if not any(p.fullmatch(base) for p in names):
+        for family, names in self._compiled:
+            if not names.fullmatch(base):
                 continue
             component = version = None
-            for pattern, comp in versions:
-                m = pattern.fullmatch(base)
+            for rule in family.versions:
+                comp = rule.component
+                m = compile_pattern(rule.pattern).fullmatch(base)
                 if m:
                     groups = m.groupdict()
                     major, minor = groups.get("major"), groups.get("minor")

@@ -38,6 +38,7 @@ _CAPTURE = {
     "code": r"(?P<code>0[xX][0-9a-fA-F]{1,8}|-?\d+)",
 }
 _GENERIC_CAPTURE = r"[^\r\n]*?"
+SMALL_TEXT = 256 << 10
 _SET_CAPTURE = r"[^\n]*"
 
 
@@ -52,6 +53,7 @@ class Template:
     text: str
     search: str  # pattern for the set
     extract: str  # pattern with named groups
+    fragment: str = ""  # a lower-case word every match contains ("" when none is long enough)
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,17 @@ class Messages:
     @cached_property
     def pattern_set(self) -> PatternSet:
         return PatternSet([t.search for t in self.templates])
+
+    def candidates(self, text: str, data: bytes) -> list[int]:
+        """Indexes of the templates that may occur in ``text`` (normalized; ``data`` is it in UTF-8).
+
+        A short paste is screened with one substring test per template, which costs less than compiling
+        the set of all templates; a long one is searched with the set, in one pass.
+        """
+        if len(data) > SMALL_TEXT:
+            return sorted(self.pattern_set.search(data))
+        lower = text.lower()
+        return [i for i, t in enumerate(self.templates) if t.fragment in lower]
 
     def code_name(self, code: int) -> str | None:
         return dict(self.names).get(code)
@@ -111,6 +124,13 @@ def template_patterns(text: str) -> tuple[str, str]:
     return "".join(search_parts), "".join(extract_parts)
 
 
+def template_fragment(text: str) -> str:
+    """The longest word of a template outside its placeholders, lower-case (``""`` when shorter than 4)."""
+    words = _SPACE.split(_PLACEHOLDER.sub(" ", normalize(text)))
+    best = max((w.strip(".。!！,:;()\"'") for w in words), key=len, default="")
+    return best.lower() if len(best) >= 4 else ""
+
+
 def _literal(text: str) -> str:
     words = _SPACE.split(text)
     return r"\s*".join(re.escape(w) for w in words)
@@ -137,7 +157,16 @@ def messages_from_data(data: Any) -> Messages:
             for text in _texts(value):
                 search, extract = template_patterns(text)
                 codes.append(
-                    Template(code, str(entry.get("name", "")), "code", str(lang), text, search, extract)
+                    Template(
+                        code,
+                        str(entry.get("name", "")),
+                        "code",
+                        str(lang),
+                        text,
+                        search,
+                        extract,
+                        template_fragment(text),
+                    )
                 )
     for entry in data.get("popups", []) or []:
         popup_code = _code(entry["code"]) if entry.get("code") is not None else None
@@ -146,12 +175,21 @@ def messages_from_data(data: Any) -> Messages:
                 search, extract = template_patterns(text)
                 popups.append(
                     Template(
-                        popup_code, str(entry["kind"]), str(entry["kind"]), str(lang), text, search, extract
+                        popup_code,
+                        str(entry["kind"]),
+                        str(entry["kind"]),
+                        str(lang),
+                        text,
+                        search,
+                        extract,
+                        template_fragment(text),
                     )
                 )
     for text in data.get("python_prefixes", []) or []:
         search, extract = template_patterns(str(text))
-        prefixes.append(Template(None, "python", "python", None, str(text), search, extract))
+        prefixes.append(
+            Template(None, "python", "python", None, str(text), search, extract, template_fragment(text))
+        )
     return Messages(tuple(codes), tuple(popups), tuple(prefixes), tuple(names))
 
 

@@ -18,6 +18,7 @@ _MAX_MEM = 256 << 20
 MAX_PATTERN_LENGTH = 2000
 
 
+@lru_cache(maxsize=2)
 def _options(case_sensitive: bool) -> Any:
     options = re2.Options()
     options.log_errors = False

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +45,8 @@ def load(digest: str) -> Any:
 
 def store(digest: str, value: Any) -> None:
     """Write an entry atomically; a cache that cannot be written is not an error."""
+    import tempfile
+
     path = _entry(digest)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

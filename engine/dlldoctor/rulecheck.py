@@ -103,7 +103,10 @@ def _schema_errors(data: Any) -> Iterator[tuple[list[str | int], str]]:
             for sub in probes[kind].iter_errors(error.instance):
                 sub_path = path + list(sub.absolute_path)
                 if sub.validator == "not":
-                    yield sub_path, f"{_path_text(sub_path)}: probe {kind!r} takes `dll` or `family`, not both"
+                    yield (
+                        sub_path,
+                        f"{_path_text(sub_path)}: probe {kind!r} takes `dll` or `family`, not both",
+                    )
                 else:
                     yield sub_path, _message_at(sub, sub_path)
             continue

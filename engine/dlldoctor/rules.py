@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 MATCHER_KINDS = ("code", "family", "dll", "symbol", "module", "text", "python", "package", "env")
@@ -133,13 +134,16 @@ def _tuple(value: Any) -> tuple[Any, ...]:
 
 
 # YAML folds a long line into several with spaces; Chinese puts no space between words.
-_CJK_GAP = re.compile(
-    r"(?<=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])\s+(?=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])"
-)
+_CJK = "\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef"
+
+
+@lru_cache(maxsize=1)
+def _cjk_gap() -> re.Pattern[str]:
+    return re.compile(f"(?<=[{_CJK}])\\s+(?=[{_CJK}])")
 
 
 def _zh(text: str) -> str:
-    return _CJK_GAP.sub("", text.strip())
+    return _cjk_gap().sub("", text.strip())
 
 
 def _text(data: Any) -> Text:

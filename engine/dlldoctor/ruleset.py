@@ -11,13 +11,15 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from dlldoctor.errors import RuleError
 from dlldoctor.families import Families, check_families, families_from_data
 from dlldoctor.messages import Messages, check_messages, messages_from_data
 from dlldoctor.rules import Rule, rule_from_data
-from dlldoctor.yamlsrc import Problem, Source, SourceError, read_source
+
+if TYPE_CHECKING:  # the YAML side is needed to lint and build, not to use a cached rule set
+    from dlldoctor.yamlsrc import Problem, Source
 
 RULE_SCHEMA_VERSION = 1
 _MODEL_SOURCES = (
@@ -98,6 +100,7 @@ def _rel(root: Path, path: Path) -> str:
 def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
     """Check a rule set completely. Returns the set (None when anything is wrong) and every problem."""
     from dlldoctor.rulecheck import check_rule
+    from dlldoctor.yamlsrc import Problem, SourceError, read_source
 
     root = Path(root)
     if not root.is_dir():
@@ -235,7 +238,3 @@ def _rooted(rule_set: RuleSet, root: Path) -> RuleSet:
 
 def problems_text(problems: list[Problem]) -> str:
     return "\n".join(str(p) for p in problems)
-
-
-def _unused(_: Any) -> None:  # pragma: no cover - keeps the import list honest for type checkers
-    return None

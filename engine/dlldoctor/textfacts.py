@@ -374,7 +374,7 @@ def _dll_from_path(path: str | None) -> str | None:
 
 def _message_events(t: _Text, messages: Messages) -> Iterator[ErrorEvent]:
     templates = messages.templates
-    for index in sorted(messages.pattern_set.search(t.data)):
+    for index in messages.candidates(t.text, t.data):
         template = templates[index]
         pattern = compile_pattern(template.extract)
         for n, m in enumerate(pattern.finditer(t.data)):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from dlldoctor.cli.common import add_format_option, use_colour, write
@@ -45,6 +44,8 @@ def execute(args: argparse.Namespace) -> int:
     rule_set = load_rule_set(args.rules)
     hits = search(query, rule_set, limit=args.limit)
     if args.format == "json":
+        import json
+
         items = [
             {
                 "rule": h.rule.id,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from typing import Any
 
@@ -183,6 +182,8 @@ def explanation_dict(ex: Explanation, families: Families) -> dict[str, Any]:
 
 
 def render_json(ex: Explanation, families: Families) -> str:
+    import json
+
     return json.dumps(explanation_dict(ex, families), ensure_ascii=False, indent=2, sort_keys=True)
 
 

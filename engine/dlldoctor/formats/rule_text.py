@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from dlldoctor.formats.style import Style
@@ -69,6 +68,8 @@ def fix_dict(fix: Fix) -> dict[str, Any]:
 
 
 def rule_json(rule: Rule) -> str:
+    import json
+
     return json.dumps({"version": 1, "rule": rule_dict(rule)}, ensure_ascii=False, indent=2, sort_keys=True)
 
 
