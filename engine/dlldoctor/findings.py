@@ -111,6 +111,10 @@ def _edge(child: Node, chain: tuple[str, ...], context: str, machine: str, paren
                 considered=res.considered,
             )
         return
+    if delayed:
+        # The importer loads: a delay-loaded DLL is bound at the first call into it (Wine agrees).
+        yield from _delayed_problem(child, importer, importer_name, here, context, machine)
+        return
     if res.status == "wrong-machine":
         yield _make(
             "arch-mismatch",
@@ -157,3 +161,32 @@ def _edge(child: Node, chain: tuple[str, ...], context: str, machine: str, paren
     if not child.repeat and not delayed:
         for grandchild in child.children:
             yield from _edge(grandchild, here, context, machine, child)
+
+
+def _delayed_problem(
+    child: Node, importer: str, importer_name: str, here: tuple[str, ...], context: str, machine: str
+) -> Iterator[Finding]:
+    """A delay-loaded DLL found but unusable: a warning, since only the first call into it fails."""
+    res = child.resolution
+    where = f"{res.name}, delay-loaded by {importer_name}, is found at {res.location} [{res.reason}]"
+    if res.status == "wrong-machine":
+        problem, symbol = f"{where}, which is not a {machine} DLL", None
+    elif res.status == "corrupt" or child.defect is not None:
+        problem, symbol = f"{where} but is not a usable PE file", None
+    elif child.missing_symbols:
+        names = child.missing_symbols
+        sample = names[0] if len(names) == 1 else f"{len(names)} of them, first {names[0]}"
+        problem, symbol = f"{where} but does not export what it needs ({sample})", names[0]
+    else:
+        return
+    yield _make(
+        "delay-load-missing",
+        file=importer,
+        dll=res.name,
+        symbol=symbol,
+        message=f"{problem}; the first call into it will fail",
+        chain=here,
+        context=context,
+        considered=res.considered,
+        symbols=child.missing_symbols,
+    )

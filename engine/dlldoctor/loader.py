@@ -246,20 +246,45 @@ class Loader:
     # ----- walking a load operation -------------------------------------------------------------
 
     def load(self, root: Entry, operation: Operation, process: Process) -> Node:
-        """Load ``root`` by full path and everything it needs; record what got loaded in ``process``."""
+        """Load ``root`` by full path and everything it needs; record what got loaded in ``process``.
+
+        With a fallback (torch's preload), a first attempt that fails with 126 is followed by a new,
+        complete ``LoadLibraryW``: the whole graph is searched again in the fallback order, not only the
+        DLL that was missing, so a DLL found in torch\\lib the first time may now bind in System32 or
+        next to python.exe (Wine shows it; tests/test_wine_loader.py). The failed first attempt leaves
+        nothing loaded; what the second one bound stays.
+        """
+        node, attempt = self._attempt(root, operation.context, operation.search, process)
+        if operation.fallback and _first_failure(node) == "missing":
+            first = node
+            node, attempt = self._attempt(root, operation.context, operation.fallback, process)
+            reasons = {d.reason for d in operation.fallback}
+            _mark_fallback(node, reasons, _missing_considered(first))
+            for name, resolution in attempt.loaded.items():
+                if resolution.reason in reasons:
+                    attempt.loaded[name] = _retag(resolution, f"PATH fallback, {resolution.reason}")
+        for name, resolution in attempt.loaded.items():
+            process.loaded.setdefault(name, resolution)
+        return node
+
+    def _attempt(
+        self, root: Entry, context: str, search: tuple[SearchDir, ...], process: Process
+    ) -> tuple[Node, Process]:
+        """One LoadLibrary call with one search list, on a copy of the process's loaded modules."""
+        attempt = Process(dict(process.loaded), process.user_dirs)
         image = self.catalog.facts(root)
-        resolution = Resolution(root.name, "found", operation.context, root.location, root)
+        resolution = Resolution(root.name, "found", context, root.location, root)
         node = Node(resolution, None)
         if isinstance(image, DefectError):
             node.defect = image
-            return node
+            return node, attempt
         node.image = image
         if image.machine not in COMPATIBLE.get(self.env.machine, frozenset({self.env.machine})):
-            node.resolution = Resolution(root.name, "wrong-machine", operation.context, root.location, root)
-            return node
-        process.loaded.setdefault(root.name.lower(), resolution)
-        self._expand(node, root, image, operation, process, set())
-        return node
+            node.resolution = Resolution(root.name, "wrong-machine", context, root.location, root)
+            return node, attempt
+        attempt.loaded.setdefault(root.name.lower(), resolution)
+        self._expand(node, root, image, Operation(context, search), attempt, set())
+        return node, attempt
 
     def _expand(
         self, node: Node, entry: Entry, image: PEImage, operation: Operation, process: Process, seen: set[str]
@@ -296,18 +321,6 @@ class Loader:
             resolution = _retag(resolution, f"delay-load, {resolution.reason}")
             return Node(resolution, imported)
         resolution = self.resolve(imported.dll, search, process)
-        if resolution.status == "missing" and operation.fallback:
-            retry = self.resolve(imported.dll, operation.fallback, process)
-            if retry.status != "missing":
-                resolution = _retag(retry, "PATH fallback")
-            else:
-                resolution = Resolution(
-                    imported.dll,
-                    "missing",
-                    "not found",
-                    "",
-                    considered=resolution.considered + retry.considered,
-                )
         if resolution.status == "found":
             process.loaded.setdefault(imported.dll.lower(), resolution)
         return Node(resolution, imported)
@@ -351,6 +364,60 @@ class Loader:
         else:
             wanted = Import(dll, (function,))
         return not self.missing_symbols(wanted, image, search, process, depth + 1)
+
+
+def _first_failure(node: Node) -> str | None:
+    """What stops a load first, in the loader's order (depth first, imports in table order): a DLL
+    ``missing`` (126), of the ``wrong-machine``, ``corrupt``, or a ``missing-symbol``."""
+    if node.defect is not None:
+        return "corrupt"
+    if node.resolution.status != "found":
+        return node.resolution.status
+    for child in node.children:
+        if child.imported is not None and child.imported.delayed:
+            continue
+        status = child.resolution.status
+        if status != "found":
+            return status
+        if child.defect is not None:
+            return "corrupt"
+        if not child.repeat:
+            below = _first_failure(child)
+            if below is not None:
+                return below
+        if child.missing_symbols:
+            return "missing-symbol"
+    return None
+
+
+def _missing_considered(node: Node) -> dict[str, tuple[str, ...]]:
+    """Where each DLL that was not found was looked for, by name."""
+    found: dict[str, tuple[str, ...]] = {}
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.resolution.status == "missing":
+            found.setdefault(current.resolution.name.lower(), current.resolution.considered)
+        stack.extend(current.children)
+    return found
+
+
+def _mark_fallback(
+    node: Node, fallback_reasons: set[str], first_considered: dict[str, tuple[str, ...]]
+) -> None:
+    """Tag what the fallback's search bound ``PATH fallback, <where>``; a DLL still missing lists both searches."""
+    for child in node.children:
+        if child.imported is not None and child.imported.delayed:
+            continue  # bound at the first call, by the delay-load helper's own search
+        res = child.resolution
+        if res.status == "missing":
+            before = first_considered.get(res.name.lower(), ())
+            child.resolution = Resolution(
+                res.name, "missing", "not found", "", considered=before + res.considered, system=res.system
+            )
+        elif res.reason in fallback_reasons:
+            child.resolution = _retag(res, f"PATH fallback, {res.reason}")
+        _mark_fallback(child, fallback_reasons, first_considered)
 
 
 def _retag(resolution: Resolution, reason: str) -> Resolution:
