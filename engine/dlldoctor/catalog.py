@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
@@ -102,10 +102,18 @@ class Catalog:
             return
 
         def work(entry: Entry) -> _Done:
-            facts = _read(entry)
+            told = 0
+
+            def step(amount: int) -> None:  # a big member moves the bar while it inflates
+                nonlocal told
+                amount = min(amount, entry.size - told)
+                told += amount
+                progress.advance(amount)
+
+            facts = _read(entry, step)
             key = keys.get(entry)
             payload = encode(facts) if key is not None and _still_same(entry, key) else None
-            progress.advance(entry.size)
+            progress.advance(entry.size - told)
             return entry, facts, key, payload
 
         if wait and (self.threads == 1 or len(misses) == 1):
@@ -185,18 +193,18 @@ def _still_same(entry: Entry, key: str) -> bool:
     return file_key(str(path), stat) == key
 
 
-def _open(entry: Entry) -> BinaryIO:
+def _open(entry: Entry, on_bytes: Callable[[int], None] | None) -> BinaryIO:
     source = entry.origin
     if isinstance(source, WheelSource):
         info = source.zip.getinfo(entry.relpath)
         if can_read(info):
-            return open_member(source.path, info)
+            return open_member(source.path, info, on_bytes)
     return entry.open()
 
 
-def _read(entry: Entry) -> Facts:
+def _read(entry: Entry, on_bytes: Callable[[int], None] | None = None) -> Facts:
     try:
-        with _open(entry) as stream:
+        with _open(entry, on_bytes) as stream:
             return read_pe(stream, entry.size)
     except DefectError as e:
         return e

@@ -18,6 +18,7 @@ import os
 import struct
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import BinaryIO
@@ -54,7 +55,10 @@ def can_read(info: zipfile.ZipInfo) -> bool:
 class MemberReader:
     """A forward-only binary stream over one member's uncompressed bytes (``read``, ``seek(n, 1)``)."""
 
-    def __init__(self, archive: Path, info: zipfile.ZipInfo) -> None:
+    def __init__(
+        self, archive: Path, info: zipfile.ZipInfo, on_bytes: Callable[[int], None] | None = None
+    ) -> None:
+        self._on_bytes = on_bytes  # told how many bytes each step inflated (a progress bar)
         self._file = archive.open("rb")
         try:
             self._file.seek(info.header_offset)
@@ -108,6 +112,8 @@ class MemberReader:
             return bytes(self._inflater.flush())
         out = bytes(self._inflater.decompress(data, cap))
         self._tail = self._inflater.unconsumed_tail
+        if self._on_bytes is not None:
+            self._on_bytes(len(out))
         if not out and not self._tail and not self._left:
             return bytes(self._inflater.flush())
         return out
@@ -157,6 +163,8 @@ class MemberReader:
         return self._position
 
 
-def open_member(archive: Path, info: zipfile.ZipInfo) -> BinaryIO:
+def open_member(
+    archive: Path, info: zipfile.ZipInfo, on_bytes: Callable[[int], None] | None = None
+) -> BinaryIO:
     """A fresh reader for ``info`` with its own file handle (safe to use in any one thread)."""
-    return MemberReader(archive, info)  # type: ignore[return-value]
+    return MemberReader(archive, info, on_bytes)  # type: ignore[return-value]
