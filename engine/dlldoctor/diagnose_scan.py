@@ -12,12 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dlldoctor.families import Families
-from dlldoctor.probes import PROBLEM_ANSWERS, ProbeAnswer, ProbeContext, answer
+from dlldoctor.probes import ProbeAnswer, ProbeContext, answer, is_problem
 from dlldoctor.rules import Rule
 from dlldoctor.scan import ScanResult
 
 CONFIRMED, REFUTED, UNKNOWN = "confirmed", "refuted", "unknown"
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+_PREVALENCE_ORDER = {"common": 0, "occasional": 1, "rare": 2}
 
 
 @dataclass(frozen=True)
@@ -29,9 +30,7 @@ class ProbedRule:
     @property
     def problems(self) -> tuple[ProbeAnswer, ...]:
         """The answers that show something wrong, as the rule expected."""
-        return tuple(
-            a for a in self.answers if a.as_expected and PROBLEM_ANSWERS.get(a.probe.kind) == a.probe.expect
-        )
+        return tuple(a for a in self.answers if a.as_expected and is_problem(a.probe))
 
     @property
     def evidence(self) -> tuple[str, ...]:
@@ -59,12 +58,14 @@ def probe_rules(result: ScanResult, rules: Iterable[Rule], families: Families) -
     return [probe_rule(ctx, rule) for rule in rules]
 
 
-def rank_key(probed: ProbedRule) -> tuple[int, int, int, str]:
-    """Most specific first: more problem answers, then more probes in all, then severity."""
+def rank_key(probed: ProbedRule) -> tuple[int, int, int, int, str]:
+    """Most specific first (more problem answers, then more probes in all), then severity, then the
+    more common cause; the rule id only makes the order stable."""
     return (
         -len(probed.problems),
         -len(probed.answers),
         _SEVERITY_ORDER.get(probed.rule.severity, 3),
+        _PREVALENCE_ORDER.get(probed.rule.prevalence, 1),
         probed.rule.id,
     )
 

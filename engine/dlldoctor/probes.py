@@ -123,8 +123,8 @@ def dll_resolves(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
         res = child.resolution
         if res.status == "missing":
             missing.append(f"{res.name} not found, needed by {importer.resolution.name} [{context}]")
-        elif "PATH" in res.reason:
-            path_only.append(f"{res.name} found only through {res.reason}: {res.location}")
+        elif res.entry is not None and _on_user_path(ctx, res.name, res.entry):
+            path_only.append(f"{res.name} found only through PATH [{res.reason}]: {res.location}")
     if contexts in ("path", ["path"], ("path",)):
         return _only_on_path(ctx, probe, path_only)
     if not needed:
@@ -132,6 +132,11 @@ def dll_resolves(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
     if missing:
         return ProbeAnswer(probe, False, tuple(sorted(set(missing))))
     return ProbeAnswer(probe, True, ("every importer finds it",))
+
+
+def _on_user_path(ctx: ProbeContext, name: str, entry: Entry) -> bool:
+    """Bound to a copy in one of the user's PATH folders (not torch's own PATH prefix)."""
+    return any(folder.get(name) == entry for folder in ctx.result.environment.path_dirs)
 
 
 def _only_on_path(ctx: ProbeContext, probe: Probe, path_only: list[str]) -> ProbeAnswer:
@@ -471,6 +476,17 @@ PROBLEM_ANSWERS: dict[str, object] = {
     "path-ascii": False,
     "driver-version": False,
 }
+
+
+def is_problem(probe: Probe) -> bool:
+    """Whether the answer this probe expects shows a fault (rather than only narrowing a rule down).
+
+    "Found only through PATH" is a fault for an extension module since Python 3.8, hence the exception.
+    """
+    context = probe.arg("context")
+    if probe.kind == "dll-resolves" and context in ("path", ("path",), ["path"]):
+        return probe.expect is True
+    return probe.kind in PROBLEM_ANSWERS and PROBLEM_ANSWERS[probe.kind] == probe.expect
 
 
 def answer(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
