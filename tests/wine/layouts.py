@@ -28,10 +28,12 @@ dlldoctor result it is compared with:
                     add_dll_directory folders, in the order added (dlldoctor.loader used directly)
 
 ``expect`` is Wine's outcome of that operation (``ok``, ``126``, ``193``, ``fallback-ok``,
-``fallback-126``, ``init-failed``, ``7E``, ``7F``) and ``bound`` where Wine binds the named DLLs by
-the end: both state the layout's point plainly and guard the tier against a harness that quietly does
-something else. ``differences`` name the documented ways Wine differs from Windows that the layout runs
-into (see ``DIFFERENCES``); ``hidden`` and ``swap`` change the layout for the model Wine can decide.
+``fallback-126``, ``init-failed``, ``returned``, ``7E``, ``7F``) and ``bound`` where Wine binds the
+named DLLs by
+the end (a folder, ``builtin`` or ``-`` for nowhere): both state the layout's point plainly and guard
+the tier against a harness that quietly does something else. ``differences`` name the documented ways Wine differs from Windows that the layout runs
+into (see ``DIFFERENCES``); ``hidden`` and ``swap`` change the layout for the model Wine can decide,
+and ``windows`` states dlldoctor's own answer there (a folder, ``sys``, ``-``, or ``193:<folder>``).
 """
 
 from __future__ import annotations
@@ -762,7 +764,7 @@ def _real_torch() -> list[Layout]:
     return [
         Layout(
             "torch-real-healthy",
-            "The real torch 2.13 preload and import",
+            "The real torch 2.13 preload (torch._C is not imported: see init)",
             base,
             torch_ops(lib, TORCH_LIB, None, init, keep_going=True),
             differences=("init-failure", "stub-export"),
