@@ -131,10 +131,6 @@ KNOWN_GAPS = {
         "Microsoft, Dynamic-link library search order). dlldoctor does not know a process's current "
         "directory and leaves it out of the standard order."
     ),
-    "api-set-host-winrt": (
-        "rules/data/windows.yaml maps every api-ms-win-core-* name to kernelbase.dll; "
-        "api-ms-win-core-winrt-l1-1-0 is hosted by combase.dll on Windows (as in Wine)."
-    ),
 }
 
 
@@ -517,7 +513,6 @@ def _api_sets() -> list[Layout]:
                 ext("pkg/uses_winrt.dll"),
                 Op("plain", "api-ms-win-core-winrt-l1-1-0.dll", "name:api-ms-win-core-winrt-l1-1-0.dll"),
             ),
-            known_gap="api-set-host-winrt",
         ),
     ]
 
