@@ -5,10 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dlldoctor.cli.common import add_format_option, use_colour, write
 from dlldoctor.cli.rules import add_rules_option
+from dlldoctor.cli.scan_options import add_environment_options
 from dlldoctor.errors import InputError
+
+if TYPE_CHECKING:
+    from dlldoctor.explain import Explanation
+    from dlldoctor.ruleset import RuleSet
 
 NAME = "explain"
 HELP = "explain a DLL load error from its text (a traceback, a pop-up, a log): facts, likely causes, fixes"
@@ -31,6 +37,14 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     add_format_option(parser)
     add_rules_option(parser)
+    parser.add_argument(
+        "--target",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also check each cause on this install (a .whl, a site-packages or environment folder); repeat",
+    )
+    add_environment_options(parser, with_rules=False)
 
 
 def decode(data: bytes) -> str:
@@ -92,6 +106,8 @@ def execute(args: argparse.Namespace) -> int:
 
     rule_set = load_rule_set(args.rules)
     ex = explain_text(text, rule_set, lang=args.lang)
+    if args.target:
+        return _with_targets(args, ex, rule_set)
     if args.format == "json":
         write(fmt.render_json(ex, rule_set.families))
     elif args.format == "markdown":
@@ -99,3 +115,29 @@ def execute(args: argparse.Namespace) -> int:
     else:
         write(fmt.render_text(ex, rule_set.families, colour=use_colour(sys.stdout)))
     return 1 if ex.diagnoses else 0
+
+
+def _with_targets(args: argparse.Namespace, ex: Explanation, rule_set: RuleSet) -> int:
+    """The text's causes, each confirmed, refuted or left open by probes on the scanned targets."""
+    from dlldoctor.explain_target import check
+    from dlldoctor.formats import explain as fmt
+    from dlldoctor.formats import explain_target as target_fmt
+    from dlldoctor.scan import ScanOptions, scan_target
+
+    options = ScanOptions(
+        python=args.python, app_dir=args.app_dir, path=tuple(args.path), system_dir=args.system_dir
+    )
+    results = [scan_target(target, options) for target in args.target]
+    checks = check(ex, results, rule_set)
+    if args.format == "json":
+        write(target_fmt.render_json(ex, rule_set.families, results, checks))
+    elif args.format == "markdown":
+        write(fmt.render_markdown(ex, rule_set.families) + "\n\n" + target_fmt.render_markdown(ex, checks))
+    else:
+        colour = use_colour(sys.stdout)
+        write(
+            fmt.render_text(ex, rule_set.families, colour=colour)
+            + "\n\n"
+            + target_fmt.render_text(ex, checks, colour)
+        )
+    return 1 if ex.diagnoses or any(c.verdict == "confirmed" for c in checks) else 0

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from dlldoctor.scan import ScanOptions, ScanResult
 
 
-def add_environment_options(parser: argparse.ArgumentParser) -> None:
+def add_environment_options(parser: argparse.ArgumentParser, with_rules: bool = True) -> None:
     group = parser.add_argument_group("the Windows machine the target runs on")
     group.add_argument("--python", metavar="X.Y", help="interpreter version (else inferred from the target)")
     group.add_argument("--app-dir", metavar="DIR", help="a copy of the folder holding python.exe")
@@ -21,7 +21,8 @@ def add_environment_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--system-dir", metavar="DIR", help="a copy of System32 (else a built-in Windows 10/11 profile)"
     )
-    parser.add_argument("--rules", metavar="DIR", help="use this rule set instead of the built-in one")
+    if with_rules:
+        parser.add_argument("--rules", metavar="DIR", help="use this rule set instead of the built-in one")
 
 
 def scan_options(args: argparse.Namespace) -> ScanOptions:
