@@ -224,3 +224,56 @@ def test_explain_starts_fast_and_imports_nothing_heavy() -> None:
         [sys.executable, "-m", "dlldoctor", "explain", BARE], env=env, capture_output=True, check=False
     )
     assert time.perf_counter() - start < 1.0  # interpreter start included; the budget above is the real one
+
+
+def test_ten_megabytes_of_a_noisy_log_with_every_rule_in_about_a_second() -> None:
+    """Words that start many rule patterns at once: a single RE2 set over all rules thrashed for seconds."""
+    import random
+
+    from dlldoctor.explain import explain_text
+    from dlldoctor.ruleset import load_rule_set
+
+    rng = random.Random(0)
+    words = [
+        "the",
+        "quick",
+        "torch",
+        "loaded",
+        "lib",
+        "site-packages",
+        "C:\\Users\\x\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
+        "INFO",
+        "step",
+        "loss",
+        "0.123",
+        "epoch",
+        "cudart64_110.dll",
+        "找不到",
+        "数据",
+        "entry",
+        "point",
+        "MSVCP140",
+        "PATH",
+        "Windows",
+        "7",
+        "OMP",
+        "error",
+    ]
+    lines = []
+    size = 0
+    while size < 10_000_000:
+        line = " ".join(rng.choice(words) for _ in range(12))
+        lines.append(line)
+        size += len(line) + 1
+    lines.insert(
+        len(lines) // 2,
+        "OSError: [WinError 126] The specified module could not be found. Error loading "
+        '"C:\\x\\torch\\lib\\fbgemm.dll" or one of its dependencies.',
+    )
+    rule_set = load_rule_set()
+    explain_text("warm up", rule_set)
+    start = time.perf_counter()
+    ex = explain_text("\n".join(lines), rule_set)
+    elapsed = time.perf_counter() - start
+    assert (ex.facts.error_code, ex.facts.dll) == (126, "fbgemm.dll")
+    assert elapsed < 2.0, f"{elapsed:.2f} s"

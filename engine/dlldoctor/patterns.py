@@ -73,3 +73,32 @@ class PatternSet:
             return frozenset()
         found = self._set.Match(data)
         return frozenset(found or ())
+
+
+class PatternFilter:
+    """Many patterns from rule files, and which of them occur in a text (RE2's FilteredRE2).
+
+    Unlike one RE2::Set, whose DFA can thrash when many patterns with ``[^\\n]*`` gaps are alive at once
+    (seconds on a 10 MB log), this first looks for the literal atoms each pattern needs, with one small
+    set, then runs only the patterns whose atoms are there, each on its own.
+    """
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        self.patterns = tuple(patterns)
+        self._filter: Any = None
+        if self.patterns:
+            f = re2.Filter()
+            for p in self.patterns:
+                f.Add(p, _options(False))
+            f.Compile()
+            self._filter = f
+
+    def search(self, data: bytes) -> frozenset[int]:
+        """Indexes of the patterns that occur in ``data`` (UTF-8)."""
+        if self._filter is None:
+            return frozenset()
+        return frozenset(self._filter.Match(data) or ())
+
+    def compiled(self, index: int) -> Any:
+        """The compiled pattern ``index`` (already compiled by the filter)."""
+        return self._filter.re(index)

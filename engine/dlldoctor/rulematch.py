@@ -1,7 +1,7 @@
 """Rules × facts: which rules fire on an error text, with the score and the evidence of each matcher.
 
-All text patterns of a rule set are searched in one RE2 pass (:class:`PatternSet`); only the ones found are
-searched again, to quote what matched.
+All text patterns of a rule set are searched together (:class:`PatternFilter`: literal atoms first, then only
+the patterns whose atoms occur); only the ones found are searched again, to quote what matched.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from dlldoctor.patterns import PatternSet, compile_pattern, text_pattern
+from dlldoctor.patterns import PatternFilter, compile_pattern, text_pattern
 from dlldoctor.rules import PREVALENCE_BONUS, Matcher, Rule
 from dlldoctor.textfacts import ErrorFacts
 from dlldoctor.versions import in_range
@@ -161,8 +161,8 @@ class CompiledRules:
         return tuple(seen)
 
     @cached_property
-    def _set(self) -> PatternSet:
-        return PatternSet([text_pattern(p) for p in self._texts])
+    def _set(self) -> PatternFilter:
+        return PatternFilter([text_pattern(p) for p in self._texts])
 
     def evaluator(self, facts: ErrorFacts) -> Evaluator:
         found = frozenset(self._texts[i] for i in self._set.search(facts.data))

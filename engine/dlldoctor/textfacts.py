@@ -23,6 +23,9 @@ from dlldoctor.rules import format_code
 from dlldoctor.textnorm import line_starts, normalize_text
 
 MAX_EVENTS_PER_PATTERN = 50
+# Shapes that say little on their own ("error 7" in a log line, a missing Python module): they never make a
+# group the headline over a real loader error.
+WEAK_KINDS = frozenset({"code-mention", "module-not-found"})
 MAX_DLLS = 200
 
 # Names of the codes rules care about, for when messages.yaml does not name them.
@@ -144,8 +147,8 @@ _PATH = r"[^\"'\r\n<>|*?]+?"
 _QPATH = r"[^\"'`\r\n<>|*?]+?"
 _SHAPES: tuple[tuple[str, _P, dict[str, Any]], ...] = (
     ("winerror", _c(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
-    ("winerror", _c(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
-    ("winerror", _c(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
+    ("code-mention", _c(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
+    ("code-mention", _c(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
     ("status", _c(r"\b(?P<code>0xc0000(?:07b|135|139|142))\b"), {}),
     (
         "error-loading",
@@ -211,8 +214,8 @@ _SHAPES: tuple[tuple[str, _P, dict[str, Any]], ...] = (
         _c(r"LoadLibrary(?:Ex)?[AW]? (?:of |on )?\"?(?P<path>" + _PATH + r"\.dll)\"? failed"),
         {},
     ),
-    ("load-library", _c(r"\(Error (?P<code>\d{1,5}): "), {}),
-    ("load-library", _c(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
+    ("code-mention", _c(r"\(Error (?P<code>\d{1,5}): "), {}),
+    ("code-mention", _c(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
     ("python", _c(r"DLL load failed while importing (?P<module>[A-Za-z_][\w.]*)"), {}),
     ("python", _c(r"DLL load failed(?: while importing)?:"), {}),
     (
@@ -444,8 +447,8 @@ def _root_most(groups: list[_Group]) -> _Group | None:
 
     def key(g: _Group) -> tuple[int, int, int]:
         leaf = any(e.leaf for e in g.events)
-        code = any(e.code is not None for e in g.events)
-        strong = any(e.kind != "module-not-found" for e in g.events)
+        code = any(e.code is not None and e.kind not in WEAK_KINDS for e in g.events)
+        strong = any(e.kind not in WEAK_KINDS for e in g.events)
         return (-(leaf + code + strong), -int(code), g.first_line)
 
     return min(groups, key=key)
