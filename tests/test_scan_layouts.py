@@ -74,8 +74,17 @@ def test_conda_library_bin_is_searched(pe_bin: Path, tmp_path: Path) -> None:
 def test_dependent_load_flags_map_to_search_lists(pe_bin: Path, tmp_path: Path) -> None:
     """DependentLoadFlags use LoadLibraryEx's bits; each maps to the folders Microsoft documents."""
     from dlldoctor.catalog import Catalog
-    from dlldoctor.loader import APPLICATION_DIR, DEFAULT_DIRS, LOAD_DIR, SYSTEM32, USER_DIRS, Loader, Process, SearchDir
     from dlldoctor.environment import Folder
+    from dlldoctor.loader import (
+        APPLICATION_DIR,
+        DEFAULT_DIRS,
+        LOAD_DIR,
+        SYSTEM32,
+        USER_DIRS,
+        Loader,
+        Process,
+        SearchDir,
+    )
 
     result = scan_target(str(pe_bin / "x64" / "chain_b.dll"), ScanOptions(python="3.11"))
     loader = Loader(result.environment, Catalog(), {})

@@ -364,7 +364,9 @@ def cuda_major(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
         stem = re.sub(r"\d+(_\d+)?\.dll$", "", name)
         others = sorted(a for a in available if a.startswith(stem) and a != name)
         if others:
-            mismatched.append(f"{name} ({wanted[name]}) is linked but absent; present instead: {', '.join(others)}")
+            mismatched.append(
+                f"{name} ({wanted[name]}) is linked but absent; present instead: {', '.join(others)}"
+            )
         else:
             absent.append(f"{name} ({wanted[name]}) is absent, and no other version of it is present")
     if mismatched:
