@@ -348,3 +348,12 @@ def test_the_corpus_yields_facts_for_most_cases(rule_set: RuleSet) -> None:
             with_facts += bool(f.error_code is not None or f.dll or f.events)
     assert total >= 200
     assert with_facts / total >= 0.8, f"{with_facts}/{total}"
+
+
+def test_a_localized_message_inside_a_long_log_is_found(rule_set: RuleSet) -> None:
+    filler = "2024-01-01 12:00:00 INFO step 1234 loss 0.1234\n" * 20_000
+    assert len(filler.encode()) > 256 << 10  # past the short-paste screen: the literal set does the work
+    f = facts(filler + "ImportError: DLL load failed while importing _C: 找不到指定的模块。\n" + filler, rule_set)
+    assert (f.error_code, f.language, f.module) == (126, "zh-CN", "_C")
+    f = facts(filler + "由于找不到 VCRUNTIME140_1.dll，无法继续执行代码。\n", rule_set)
+    assert (f.error_code, f.dll) == (126, "vcruntime140_1.dll")

@@ -1,9 +1,10 @@
 """Localized Windows error messages (rules/data/messages.yaml) turned into patterns.
 
-Each message template becomes two RE2 patterns: a cheap one for the one-pass :class:`PatternSet` that
-finds which messages occur at all, and one with named groups (``dll``, ``module``, ``path``, ``symbol``)
-that is run only for the messages found. Placeholders are written ``{dll}``, ``{module}``, ``{path}``,
-``{symbol}`` or Windows' own ``%1`` (which Python prints literally).
+Each message template becomes an RE2 pattern with named groups (``dll``, ``module``, ``path``, ``symbol``,
+``code``) and a *fragment*, a literal word every match contains. Fragments screen the text (substring
+tests on a short paste, one literal set on a long one), and only the candidates' patterns run.
+Placeholders are written ``{dll}``, ``{module}``, ``{path}``, ``{symbol}``, ``{ordinal}``, ``{code}`` or
+Windows' own ``%1`` (which Python prints literally).
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ _CAPTURE = {
 }
 _GENERIC_CAPTURE = r"[^\r\n]*?"
 SMALL_TEXT = 256 << 10
-_SET_CAPTURE = r"[^\n]*"
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,7 @@ class Template:
     kind: str  # "code", a POPUP_KINDS value, or "python"
     lang: str | None  # None for Python's own (English-only) prefixes
     text: str
-    search: str  # pattern for the set
-    extract: str  # pattern with named groups
+    extract: str  # the pattern, with named groups
     fragment: str = ""  # a lower-case word every match contains ("" when none is long enough)
 
 
@@ -68,17 +67,24 @@ class Messages:
         return self.codes + self.popups + self.prefixes
 
     @cached_property
-    def pattern_set(self) -> PatternSet:
-        return PatternSet([t.search for t in self.templates])
+    def fragment_set(self) -> PatternSet:
+        """The distinct fragments, as literals: a set whose DFA stays small however dense the text."""
+        return PatternSet([re.escape(f) for f in self.fragments])
+
+    @cached_property
+    def fragments(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(t.fragment for t in self.templates if t.fragment))
 
     def candidates(self, text: str, data: bytes) -> list[int]:
         """Indexes of the templates that may occur in ``text`` (normalized; ``data`` is it in UTF-8).
 
-        A short paste is screened with one substring test per template, which costs less than compiling
-        the set of all templates; a long one is searched with the set, in one pass.
+        Every match of a template contains its fragment (a literal word of it). A short paste is screened
+        with one substring test per template, which costs less than compiling a set; a long one with one
+        pass of the set of fragments. Only the candidates' own patterns then run.
         """
         if len(data) > SMALL_TEXT:
-            return sorted(self.pattern_set.search(data))
+            present = {self.fragments[i] for i in self.fragment_set.search(data)}
+            return [i for i, t in enumerate(self.templates) if not t.fragment or t.fragment in present]
         lower = text.lower()
         return [i for i, t in enumerate(self.templates) if t.fragment in lower]
 
@@ -91,20 +97,18 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
-def template_patterns(text: str) -> tuple[str, str]:
-    """(set pattern, extract pattern) for a message template."""
+def template_pattern(text: str) -> str:
+    """The pattern of a message template, with named groups for its placeholders."""
     text = normalize(text).strip()
     trailing = ""
     while text and text[-1] in ".。!！":
         text = text[:-1]
         trailing = r"[.。!]?"
-    search_parts: list[str] = []
     extract_parts: list[str] = []
     used: set[str] = set()
     pos = 0
     for m in _PLACEHOLDER.finditer(text):
         literal = _literal(text[pos : m.start()])
-        search_parts.append(literal)
         extract_parts.append(literal)
         name = m.group(1) or ""
         if m.group(2):  # %1: Python prints it literally; a pop-up has the file name in its place
@@ -116,12 +120,10 @@ def template_patterns(text: str) -> tuple[str, str]:
         else:
             extract_parts.append(_GENERIC_CAPTURE)
         used.add(name)
-        search_parts.append(_SET_CAPTURE)
         pos = m.end()
     literal = _literal(text[pos:])
-    search_parts.append(literal + trailing)
     extract_parts.append(literal + trailing)
-    return "".join(search_parts), "".join(extract_parts)
+    return "".join(extract_parts)
 
 
 def template_fragment(text: str) -> str:
@@ -155,7 +157,7 @@ def messages_from_data(data: Any) -> Messages:
         names.append((code, str(entry.get("name", ""))))
         for lang, value in (entry.get("texts") or {}).items():
             for text in _texts(value):
-                search, extract = template_patterns(text)
+                extract = template_pattern(text)
                 codes.append(
                     Template(
                         code,
@@ -163,7 +165,6 @@ def messages_from_data(data: Any) -> Messages:
                         "code",
                         str(lang),
                         text,
-                        search,
                         extract,
                         template_fragment(text),
                     )
@@ -172,7 +173,7 @@ def messages_from_data(data: Any) -> Messages:
         popup_code = _code(entry["code"]) if entry.get("code") is not None else None
         for lang, value in (entry.get("texts") or {}).items():
             for text in _texts(value):
-                search, extract = template_patterns(text)
+                extract = template_pattern(text)
                 popups.append(
                     Template(
                         popup_code,
@@ -180,16 +181,13 @@ def messages_from_data(data: Any) -> Messages:
                         str(entry["kind"]),
                         str(lang),
                         text,
-                        search,
                         extract,
                         template_fragment(text),
                     )
                 )
     for text in data.get("python_prefixes", []) or []:
-        search, extract = template_patterns(str(text))
-        prefixes.append(
-            Template(None, "python", "python", None, str(text), search, extract, template_fragment(text))
-        )
+        extract = template_pattern(str(text))
+        prefixes.append(Template(None, "python", "python", None, str(text), extract, template_fragment(text)))
     return Messages(tuple(codes), tuple(popups), tuple(prefixes), tuple(names))
 
 
@@ -206,12 +204,10 @@ def check_messages(data: Any) -> list[tuple[list[str | int], str]]:
         return [([], "expected a mapping with `codes`, `popups` and `python_prefixes`")]
 
     def check_text(where: list[str | int], text: str) -> None:
-        for pattern in template_patterns(text):
-            try:
-                compile_pattern(pattern)
-            except Exception as e:  # re2.error
-                problems.append((where, f"cannot turn this message into a pattern: {e}"))
-                return
+        try:
+            compile_pattern(template_pattern(text))
+        except Exception as e:  # re2.error
+            problems.append((where, f"cannot turn this message into a pattern: {e}"))
 
     for i, entry in enumerate(data.get("codes", []) or []):
         where: list[str | int] = ["codes", i]
