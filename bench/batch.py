@@ -10,18 +10,17 @@ command and its worker processes divided by wall time. Also measured: the thread
 
 from __future__ import annotations
 
+import os
 import sys
 
 import _common as c
-
-from dlldoctor.catalog import default_threads
 
 
 def main() -> None:
     args = c.arguments(__doc__ or "")
     print(c.machine_line())
     wheels = [str(c.wheel(label)) for label in c.selected(args)]
-    cores = default_threads()
+    cores = os.cpu_count() or 1
     base = [sys.executable, "-m", "dlldoctor", "scan", *wheels, "--no-cache", "-q", "--format", "json"]
     runs: dict[str, list[tuple[float, float]]] = {"all": [], "one": []}
     for _ in range(args.repeat):

@@ -39,8 +39,14 @@ _READ_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
+# Reading threads per process. Each holds up to ~3x the kept sections of the member it reads (~110 MB
+# with lief's objects for torch_cpu.dll), and parsing holds the GIL, so more threads buy little and
+# cost memory; more cores are used by more processes (dlldoctor.parallel).
+MAX_THREADS = 4
+
+
 def default_threads() -> int:
-    return os.cpu_count() or 1
+    return min(os.cpu_count() or 1, MAX_THREADS)
 
 
 class Catalog:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import os
 import pickle
 import queue
 import threading
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dlldoctor.catalog import Catalog, default_threads
+from dlldoctor.catalog import MAX_THREADS, Catalog
 from dlldoctor.factcache import FactCache
 from dlldoctor.inventory import WheelSource
 from dlldoctor.pe_layout import DefectError
@@ -56,10 +57,10 @@ def scan_all(
     With ``diagnose``, each result's ``diagnoses`` are filled too (in the worker that scanned it).
     The first target that cannot be read raises its ``DllDoctorError``, as a serial scan would.
     """
-    jobs = max(1, jobs or default_threads())
+    jobs = max(1, jobs or os.cpu_count() or 1)
     sink = progress or NoProgress()
     if jobs == 1 or len(targets) < 2:
-        results = _scan_here(targets, options, jobs, cache, sink)
+        results = _scan_here(targets, options, min(jobs, MAX_THREADS), cache, sink)
         if diagnose:
             _diagnose(results, options)
         return results
@@ -127,6 +128,7 @@ def _scan_in_workers(
     channel = context.Queue() if not isinstance(sink, NoProgress) else None
     drain = _start_drain(channel, sink) if channel is not None else None
     workers = min(jobs, len(targets))
+    threads = min(jobs, MAX_THREADS)  # per worker: the last big target still gets the idle cores
     # Biggest first: the longest scan starts at once instead of trailing behind the small ones.
     order = sorted(range(len(targets)), key=lambda i: -_size(targets[i]))
     results: list[ScanResult | None] = [None] * len(targets)
@@ -134,7 +136,7 @@ def _scan_in_workers(
         with ProcessPoolExecutor(
             workers, mp_context=context, initializer=_init_worker, initargs=(cache, channel)
         ) as pool:
-            futures = {i: pool.submit(_scan_in_worker, targets[i], options, jobs, diagnose) for i in order}
+            futures = {i: pool.submit(_scan_in_worker, targets[i], options, threads, diagnose) for i in order}
             for i in range(len(targets)):  # in target order: the first failing target raises first
                 results[i] = loads_result(futures[i].result())
     finally:
