@@ -29,3 +29,20 @@ def test_example_command_targets_the_bundled_example() -> None:
     install = setup_commands()[0]
     match = re.search(r"dlldoctor scan (\S+)", install)
     assert match and (ROOT / match.group(1)).is_dir()
+
+
+def test_help_in_readme_is_the_real_one() -> None:
+    import os
+    import subprocess
+    import sys
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = text.split("$ dlldoctor --help\n", 1)[1].split("\n```", 1)[0]
+    real = subprocess.run(
+        [sys.executable, "-m", "dlldoctor", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "100"},
+        check=True,
+    ).stdout.rstrip()
+    assert shown == real.replace("__main__.py", "dlldoctor")
