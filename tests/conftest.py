@@ -11,6 +11,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the fact and rule caches of the tests out of the user's cache folder."""
+    import os
+    import tempfile
+
+    if "DLLDOCTOR_CACHE_DIR" not in os.environ:
+        os.environ["DLLDOCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="dlldoctor-test-cache-")
 PE_BIN = ROOT / "corpus" / "pe" / "bin"
 
 

@@ -31,9 +31,14 @@ def normalize(project: str) -> str:
 @dataclass(frozen=True)
 class RecordEntry:
     path: str  # relative to the target, posix
-    sha256: str | None  # hex
+    hash_field: str  # as RECORD writes it: "sha256=<urlsafe base64>", or ""
     size: int | None
     owner: str  # "name-version.dist-info"
+
+    @property
+    def sha256(self) -> str | None:
+        """The hex digest, decoded only for the files actually compared (RECORDs list thousands)."""
+        return _hex_digest(self.hash_field) if self.hash_field else None
 
 
 @dataclass(frozen=True)
@@ -106,9 +111,8 @@ def _read_record(text: str, prefix: str, owner: str, facts: InstallFacts, is_whe
         if not row or not row[0]:
             continue
         path = posixpath.normpath(posixpath.join(base, row[0].replace("\\", "/"))) if base else row[0]
-        digest = _hex_digest(row[1]) if len(row) > 1 and row[1] else None
         size = int(row[2]) if len(row) > 2 and row[2].isdigit() else None
-        facts.records[path.lower()] = RecordEntry(path, digest, size, owner)
+        facts.records[path.lower()] = RecordEntry(path, row[1] if len(row) > 1 else "", size, owner)
 
 
 def _read_conda(text: str, package: str, facts: InstallFacts) -> None:

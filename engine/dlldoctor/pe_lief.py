@@ -80,14 +80,14 @@ def facts(image: bytes, layout: Layout, size: int) -> PEImage:
     export = binary.get_export() if binary.has_exports else None
     if export is not None:
         export_name = str(export.name) or None
-        for entry in export.entries:
-            ordinals.add(int(entry.ordinal))
-            key = str(entry.name) if entry.name else f"#{entry.ordinal}"
-            if entry.name:
-                names.add(key)
+        # torch_cpu.dll has 59,776 exports: touch each lief attribute once, build the sets in bulk.
+        entries = [(entry, str(entry.name), int(entry.ordinal)) for entry in export.entries]
+        names = {name for _, name, _ in entries if name}
+        ordinals = {ordinal for _, _, ordinal in entries}
+        for entry, name, ordinal in entries:
             if entry.is_forwarded:
                 info = entry.forward_information
-                forwarders.append((key, f"{info.library}.{info.function}"))
+                forwarders.append((name or f"#{ordinal}", f"{info.library}.{info.function}"))
     flags = 0
     if binary.has_configuration:
         flags = int(getattr(binary.load_configuration, "dependent_load_flags", 0) or 0)

@@ -16,7 +16,7 @@ from typing import Any
 import re2
 
 from dlldoctor.environment import Folder
-from dlldoctor.families import Families
+from dlldoctor.families import Families, FamilyHit
 from dlldoctor.findings import Finding
 from dlldoctor.inventory import Entry
 from dlldoctor.loader import Node
@@ -57,6 +57,22 @@ class ProbeContext:
     def __init__(self, result: ScanResult, families: Families) -> None:
         self.result = result
         self.families = families
+        self._classified: dict[str, tuple[FamilyHit, ...]] = {}
+        self._digests: dict[Entry, str] = {}
+
+    def digest(self, entry: Entry) -> str:
+        """sha256 of an entry, read once however many rules compare it with RECORD."""
+        found = self._digests.get(entry)
+        if found is None:
+            found = self._digests[entry] = entry.sha256()
+        return found
+
+    def classify(self, name: str) -> tuple[FamilyHit, ...]:
+        """Family hits of a lower-case DLL name, once per name (probes ask for the same few hundred)."""
+        hits = self._classified.get(name)
+        if hits is None:
+            hits = self._classified[name] = self.families.classify(name)
+        return hits
 
     def in_family(self, name: str, probe: Probe) -> bool:
         dll, family = probe.arg("dll"), probe.arg("family")
@@ -64,7 +80,7 @@ class ProbeContext:
         if dll:
             return bool(lowered == str(dll).lower())
         if family:
-            return any(hit.family == family for hit in self.families.classify(lowered))
+            return any(hit.family == family for hit in self.classify(lowered))
         return True
 
     def edges(self) -> Iterator[tuple[str, Node, Node]]:
@@ -230,7 +246,7 @@ def file_intact(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
             continue
         if "record-hash" in checks and record.sha256 and not ctx.result.target.lower().endswith(".whl"):
             looked = True
-            if entry.sha256() != record.sha256:
+            if ctx.digest(entry) != record.sha256:
                 bad.append(f"{record.path} differs from the sha256 in {record.owner}/RECORD")
     if bad:
         return ProbeAnswer(probe, False, tuple(bad))
@@ -351,7 +367,7 @@ def cuda_major(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
     family = probe.arg("family")
     wanted: dict[str, str] = {}
     for _, _, child in ctx.edges():
-        for hit in ctx.families.classify(child.resolution.name.lower()):
+        for hit in ctx.classify(child.resolution.name.lower()):
             if hit.version and (not family or hit.family == family) and hit.component in ("cuda", "cudnn"):
                 wanted[child.resolution.name.lower()] = f"{hit.component} {hit.version}"
     if not wanted:
