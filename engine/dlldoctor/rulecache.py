@@ -1,7 +1,8 @@
 """On-disk cache of validated rule sets, keyed by the content digest of the rules.
 
 Loading a rule set means parsing ~50 YAML files and validating them against the JSON schema; the cache
-turns that into one small pickle read so ``dlldoctor explain`` starts fast. The folder is the user cache
+turns that into one small pickle read so ``dlldoctor explain`` starts fast. Entries are unpickled only
+when this user alone could have written them. The folder is the user cache
 dir of platformdirs, or ``$DLLDOCTOR_CACHE_DIR``. A missing, unreadable or corrupt entry is rebuilt.
 """
 
@@ -29,10 +30,35 @@ def _entry(digest: str) -> Path:
     return cache_dir() / f"rules-{digest[:32]}.pickle"
 
 
+def disabled() -> bool:
+    """``DLLDOCTOR_NO_CACHE=1`` (set by ``--no-cache``) turns the rule cache off, read and write."""
+    return os.environ.get("DLLDOCTOR_NO_CACHE", "") not in ("", "0")
+
+
+def _trusted(path: Path) -> bool:
+    """Only a file that nobody but this user could have written is unpickled.
+
+    A pickle runs code when loaded; a cache entry and its folder owned by another user, or writable by
+    the group or others, may have been planted, so it is ignored (and rebuilt elsewhere in memory).
+    """
+    if os.name != "posix":
+        return True  # the per-user cache folder of a Windows profile is private by its ACL
+    uid = os.getuid()
+    for item in (path, path.parent):
+        info = item.stat()
+        if info.st_uid != uid or info.st_mode & 0o022:
+            return False
+    return True
+
+
 def load(digest: str) -> Any:
     """The cached object for ``digest``, or None (and the bad entry removed) when there is none usable."""
+    if disabled():
+        return None
     path = _entry(digest)
     try:
+        if not _trusted(path):
+            return None
         with path.open("rb") as fh:
             return pickle.load(fh)
     except FileNotFoundError:
@@ -47,9 +73,11 @@ def store(digest: str, value: Any) -> None:
     """Write an entry atomically; a cache that cannot be written is not an error."""
     import tempfile
 
+    if disabled():
+        return
     path = _entry(digest)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".rules-", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as fh:

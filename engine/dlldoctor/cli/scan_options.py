@@ -72,6 +72,9 @@ def cache_choice(args: argparse.Namespace) -> CacheChoice:
     from dlldoctor.parallel import CacheChoice
 
     if getattr(args, "no_cache", False):
+        import os
+
+        os.environ["DLLDOCTOR_NO_CACHE"] = "1"  # the rule cache too, here and in worker processes
         return CacheChoice(enabled=False)
     cache_dir = getattr(args, "cache_dir", None)
     return CacheChoice(enabled=True, directory=Path(cache_dir) if cache_dir else None)
