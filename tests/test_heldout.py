@@ -1,0 +1,142 @@
+"""The held-out corpus (corpus/heldout/): accuracy on reports the rules were not written against.
+
+Same machinery as the corpus test (dlldoctor.accuracy). Prints top-1/top-3 overall, per category and per
+language, the misses, and what the rules say about the cases whose cause lies outside the taxonomy
+(`other.yaml`, not scored). Asserts only a modest floor, so today's figure is measured, not pinned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dlldoctor.accuracy import Case, CaseResult, Report, evaluate, load_cases, run_case
+from dlldoctor.ruleset import RuleSet, load_rule_set
+
+ROOT = Path(__file__).resolve().parents[1]
+HELDOUT = ROOT / "corpus" / "heldout"
+CORPUS = ROOT / "corpus" / "errors"
+OUTSIDE = "other"  # the taxonomy key for causes outside the list; no rule can name it, so it is not scored
+# `scope:` of reports from native apps (C++, .NET, Go, ...) that hit the same loader errors
+NON_PYTHON = "non-python"
+
+
+@pytest.fixture(scope="module")
+def rule_set(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RuleSet]:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("DLLDOCTOR_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    try:
+        yield load_rule_set()
+    finally:
+        mp.undo()
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[Case]:
+    return load_cases(HELDOUT)
+
+
+@pytest.fixture(scope="module")
+def report(cases: list[Case], rule_set: RuleSet) -> Report:
+    return evaluate([c for c in cases if c.category != OUTSIDE], rule_set)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f} %"
+
+
+def _raw(folder: Path) -> list[dict[str, object]]:
+    items: list[dict[str, object]] = []
+    for path in sorted(folder.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        items += [{"category": data["category"], **item} for item in data["cases"]]
+    return items
+
+
+def _squash(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def test_heldout_cases_are_well_formed() -> None:
+    taxonomy = yaml.safe_load((ROOT / "rules" / "taxonomy.yaml").read_text(encoding="utf-8"))["categories"]
+    items = _raw(HELDOUT)
+    ids = [str(item["id"]) for item in items]
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    for item in items:
+        assert item["category"] in taxonomy, item["id"]
+        assert str(item.get("source", "")).startswith("http"), (
+            f"{item['id']}: every held-out case quotes a report"
+        )
+        assert str(item.get("note", "")).strip(), f"{item['id']}: the note gives the evidence for the label"
+        also = item.get("also") or []
+        assert isinstance(also, list)
+        assert all(a in taxonomy and a != item["category"] for a in also), item["id"]
+        assert item.get("scope") in (None, NON_PYTHON), item["id"]
+
+
+def test_heldout_shares_no_report_or_text_with_the_corpus() -> None:
+    corpus = _raw(CORPUS)
+    sources = {item.get("source") for item in corpus} - {None}
+    texts = [_squash(item["text"]) for item in corpus]
+    for item in _raw(HELDOUT):
+        assert item["source"] not in sources, f"{item['id']}: report already in corpus/errors"
+        text = _squash(item["text"])
+        overlap = [t for t in texts if t == text or text in t or (len(t) >= 40 and t in text)]
+        assert not overlap, f"{item['id']}: text overlaps a corpus case"
+
+
+def test_heldout_size_and_languages(cases: list[Case]) -> None:
+    scored = [c for c in cases if c.category != OUTSIDE]
+    assert len(scored) >= 80
+    assert sum(c.lang != "en" for c in cases) >= 20
+
+
+def _line(r: CaseResult) -> str:
+    return (
+        f"  {r.case.id:<30} {r.case.lang:<6} expected {'/'.join(sorted(r.case.expected)):<40} "
+        f"got {', '.join(r.ranked[:3]) or '-'}"
+    )
+
+
+def _rates(results: list[CaseResult]) -> str:
+    ranks = [r.rank() for r in results]
+    top1 = sum(rank == 1 for rank in ranks) / len(ranks) if ranks else 0.0
+    top3 = sum(rank is not None and rank <= 3 for rank in ranks) / len(ranks) if ranks else 0.0
+    return f"{len(ranks):>3}  top-1 {_pct(top1)}  top-3 {_pct(top3)}"
+
+
+def test_heldout_top3_at_least_60_percent(report: Report, cases: list[Case], rule_set: RuleSet) -> None:
+    o, u = report.overall, report.unseen
+    native = {str(item["id"]) for item in _raw(HELDOUT) if item.get("scope") == NON_PYTHON}
+    lines = [
+        "",
+        f"held-out: {o.cases} scored cases, top-1 {_pct(o.top1_rate)} ({o.top1}), "
+        f"top-3 {_pct(o.top3_rate)} ({o.top3})",
+        f"  not containing a rule's example: {u.cases} cases, top-1 {_pct(u.top1_rate)}, top-3 {_pct(u.top3_rate)}",
+        "by language:",
+    ]
+    lines += [
+        f"  {lang:<6} {s.cases:>3}  top-1 {_pct(s.top1_rate)}  top-3 {_pct(s.top3_rate)}"
+        for lang, s in report.by_language
+    ]
+    lines.append(f"  non-en {_rates([r for r in report.results if r.case.lang != 'en'])}")
+    lines.append("by scope:")
+    lines.append(f"  python {_rates([r for r in report.results if r.case.id not in native])}")
+    lines.append(f"  native {_rates([r for r in report.results if r.case.id in native])}")
+    lines.append("by category:")
+    lines += [
+        f"  {cat:<22} {s.cases:>3}  top-1 {_pct(s.top1_rate)}  top-3 {_pct(s.top3_rate)}"
+        for cat, s in report.by_category
+    ]
+    lines.append("not at rank 1:")
+    lines += [_line(r) for r in report.results if r.rank() != 1]
+    lines.append(f"outside the taxonomy ({OUTSIDE}, not scored):")
+    for case in cases:
+        if case.category == OUTSIDE:
+            r = run_case(case, rule_set)
+            lines.append(f"  {case.id:<30} {case.lang:<6} got {', '.join(r.ranked[:3]) or '-'}")
+    print("\n".join(lines))
+    assert o.top3_rate >= 0.60, "\n".join(_line(r) for r in report.misses)
