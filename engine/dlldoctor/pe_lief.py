@@ -6,6 +6,7 @@ from typing import Any
 
 from dlldoctor.errors import PEFormatError
 from dlldoctor.pe import Import, PEImage, base_facts
+from dlldoctor.pe_exports import read_exports
 from dlldoctor.pe_layout import Layout
 
 _config: Any = None
@@ -23,7 +24,7 @@ def _parser_config() -> Any:
         config.parse_exceptions = False
         config.parse_rsrc = True  # VS_VERSIONINFO
         config.parse_imports = True
-        config.parse_exports = True
+        config.parse_exports = False  # read by pe_exports
         if hasattr(config, "parse_arm64x_binary"):
             config.parse_arm64x_binary = False
         _config = config
@@ -73,21 +74,9 @@ def facts(image: bytes, layout: Layout, size: int) -> PEImage:
     binary = lief.PE.parse(image, _parser_config())
     if binary is None:
         raise PEFormatError("lief could not parse the file")
-    export_name = None
-    names: set[str] = set()
-    ordinals: set[int] = set()
-    forwarders = []
-    export = binary.get_export() if binary.has_exports else None
-    if export is not None:
-        export_name = str(export.name) or None
-        # torch_cpu.dll has 59,776 exports: touch each lief attribute once, build the sets in bulk.
-        entries = [(entry, str(entry.name), int(entry.ordinal)) for entry in export.entries]
-        names = {name for _, name, _ in entries if name}
-        ordinals = {ordinal for _, _, ordinal in entries}
-        for entry, name, ordinal in entries:
-            if entry.is_forwarded:
-                info = entry.forward_information
-                forwarders.append((name or f"#{ordinal}", f"{info.library}.{info.function}"))
+    # The export table is read from the bytes directly (pe_exports): lief's per-entry objects cost
+    # more than the whole parse for torch_cpu.dll's 59,776 names.
+    exports = read_exports(image)
     flags = 0
     if binary.has_configuration:
         flags = int(getattr(binary.load_configuration, "dependent_load_flags", 0) or 0)
@@ -99,10 +88,10 @@ def facts(image: bytes, layout: Layout, size: int) -> PEImage:
         size=size,
         imports=_imports(binary.imports, False),
         delay_imports=_imports(binary.delay_imports, True),
-        export_name=export_name,
-        exports=frozenset(names),
-        export_ordinals=frozenset(ordinals),
-        forwarders=tuple(sorted(forwarders)),
+        export_name=exports.dll_name,
+        exports=exports.names,
+        export_ordinals=exports.ordinals,
+        forwarders=exports.forwarders,
         file_version=file_version,
         product_name=product,
         dependent_load_flags=flags,
