@@ -54,7 +54,9 @@ def test_zeroed_dll(torch_copy: Path) -> None:
 
 
 def test_dll_from_another_release(torch_copy: Path) -> None:
-    replace(torch_copy / "torch/lib/c10.dll", member(wheelcache.wheel(wheelcache.TORCH_OLD), "torch/lib/c10.dll"))
+    replace(
+        torch_copy / "torch/lib/c10.dll", member(wheelcache.wheel(wheelcache.TORCH_OLD), "torch/lib/c10.dll")
+    )
     assert top(diagnosed(torch_copy)) == "mixed-install"
 
 
@@ -106,3 +108,34 @@ def test_cuda_package_without_its_cuda_dlls() -> None:
 
 def test_msvc_runtime_win32_wheel_with_x64_dlls() -> None:
     assert top(diagnosed(wheelcache.wheel(wheelcache.MSVC_OLD, platform="win32"))) == "arch-mismatch"
+
+
+def test_nvidia_cuda_runtime_wheel_is_healthy_and_links_nothing_missing() -> None:
+    result = diagnosed(wheelcache.wheel(wheelcache.CUDA_RUNTIME))
+    assert [f.entry.name for f in result.files] == ["cudart64_12.dll"]
+    assert result.errors == []
+    assert [d.rule.id for d in result.diagnoses if d.rule.severity == "error"] == []
+
+
+def test_real_cudart_of_another_major_is_a_version_mismatch(tmp_path: Path, pe_bin: Path) -> None:
+    """A module linked against cudart64_13.dll next to the real cudart64_12.dll of nvidia-cuda-runtime-cu12."""
+    site = tmp_path / "site"
+    site.mkdir()
+    data = (pe_bin / "x64" / "needs_missing.dll").read_bytes()
+    (site / "uses_cuda13.dll").write_bytes(
+        data.replace(b"does_not_exist.dll\0", b"cudart64_13.dll".ljust(19, b"\0"))
+    )
+    (site / "cudart64_12.dll").write_bytes(
+        member(wheelcache.wheel(wheelcache.CUDA_RUNTIME), "cudart64_12.dll")
+    )
+    result = diagnosed(site)
+    assert top(result) == "cuda-version-mismatch"
+    assert any("present instead: cudart64_12.dll" in line for line in result.diagnoses[0].evidence)
+
+
+def test_cuda_build_files_beside_a_cpu_build(torch_copy: Path, pe_bin: Path) -> None:
+    """A torch_cuda.dll that torch's RECORD does not list: leftovers of another build."""
+    (torch_copy / "torch/lib/torch_cuda.dll").write_bytes((pe_bin / "x64" / "chain_c.dll").read_bytes())
+    result = diagnosed(torch_copy)
+    assert top(result) == "mixed-install"
+    assert any("torch/lib/torch_cuda.dll" in line for line in result.diagnoses[0].evidence)

@@ -47,10 +47,14 @@ def test_dll_resolves_only_through_path(pe_bin: Path, tmp_path: Path) -> None:
     # Python 3.11 does not search PATH: the DLL is missing for the extension, yet it is on PATH.
     modern = ask(site, probe("dll-resolves", expect=True, context="path"), path=(str(on_path),))
     assert modern.value is True
-    assert modern.evidence == (f"chain_c.dll is not found by the loader but is on PATH: {on_path / 'chain_c.dll'}",)
+    assert modern.evidence == (
+        f"chain_c.dll is not found by the loader but is on PATH: {on_path / 'chain_c.dll'}",
+    )
     assert ask(site, probe("dll-resolves", expect=True, context="path")).value is None
     elsewhere = copy(pe_bin, tmp_path / "elsewhere", "chain_a.dll")
-    assert ask(site, probe("dll-resolves", expect=True, context="path"), path=(str(elsewhere),)).value is False
+    assert (
+        ask(site, probe("dll-resolves", expect=True, context="path"), path=(str(elsewhere),)).value is False
+    )
 
 
 def test_symbol_exported(pe_bin: Path, tmp_path: Path) -> None:
@@ -86,12 +90,17 @@ def test_file_intact_with_record(pe_bin: Path, tmp_path: Path) -> None:
         rows.append(f"pkg/{name},sha256={digest},{len(data)}")
     (dist / "RECORD").write_text("\n".join(rows) + "\n")
     absent = ask(site, probe("file-intact", checks="present"))
-    assert absent.value is False and "pkg/chain_a.dll is listed in pkg-1.0.dist-info/RECORD but absent" in absent.evidence
+    assert (
+        absent.value is False
+        and "pkg/chain_a.dll is listed in pkg-1.0.dist-info/RECORD but absent" in absent.evidence
+    )
     shutil.copy(pe_bin / "x64" / "chain_a.dll", site / "pkg" / "chain_a.dll")
     assert ask(site, probe("file-intact")).value is True
     (site / "pkg" / "chain_b.dll").write_bytes((pe_bin / "x64" / "chain_c.dll").read_bytes())
     changed = ask(site, probe("file-intact", checks="record-hash"))
-    assert changed.value is False and changed.evidence == ("pkg/chain_b.dll differs from the sha256 in pkg-1.0.dist-info/RECORD",)
+    assert changed.value is False and changed.evidence == (
+        "pkg/chain_b.dll differs from the sha256 in pkg-1.0.dist-info/RECORD",
+    )
 
 
 def test_file_intact_on_corrupt_pe(pe_bin: Path) -> None:
@@ -113,12 +122,16 @@ def test_mixed_install_two_dist_infos(pe_bin: Path, tmp_path: Path) -> None:
 def test_duplicate_dll(pe_bin: Path, tmp_path: Path) -> None:
     folder = copy(pe_bin, tmp_path / "t", "chain_b.dll", "chain_c.dll")
     other = copy(pe_bin, tmp_path / "p", "chain_c.dll")
-    assert ask(folder, probe("duplicate-dll", expect=True, dll="chain_c.dll"), path=(str(other),)).value is True
+    assert (
+        ask(folder, probe("duplicate-dll", expect=True, dll="chain_c.dll"), path=(str(other),)).value is True
+    )
     assert ask(folder, probe("duplicate-dll", expect=True, dll="chain_c.dll")).value is False
 
 
 def test_python_abi(pe_bin: Path, tmp_path: Path) -> None:
-    folder = copy(pe_bin, tmp_path / "t", "pymod.cp311-win_amd64.pyd", "chain_a.dll", "chain_b.dll", "chain_c.dll")
+    folder = copy(
+        pe_bin, tmp_path / "t", "pymod.cp311-win_amd64.pyd", "chain_a.dll", "chain_b.dll", "chain_c.dll"
+    )
     assert ask(folder, probe("python-abi")).value is True
     wrong = ask(folder, probe("python-abi"), python="3.12")
     assert wrong.value is False
@@ -164,7 +177,9 @@ def test_cuda_major(pe_bin: Path, tmp_path: Path) -> None:
     shutil.copy(pe_bin / "x64" / "chain_c.dll", folder / "cudart64_13.dll")
     wrong = ask(folder, probe("cuda-major", family="cuda-runtime"))
     assert wrong.value is False
-    assert wrong.evidence == ("cudart64_12.dll (cuda 12) is linked but absent; present instead: cudart64_13.dll",)
+    assert wrong.evidence == (
+        "cudart64_12.dll (cuda 12) is linked but absent; present instead: cudart64_13.dll",
+    )
     shutil.copy(pe_bin / "x64" / "chain_c.dll", folder / "cudart64_12.dll")
     assert ask(folder, probe("cuda-major", family="cuda-runtime")).value is True
     assert ask(pe_bin / "x64", probe("cuda-major")).value is None
@@ -180,3 +195,23 @@ def test_cuda_version_mismatch_is_diagnosed(pe_bin: Path, tmp_path: Path) -> Non
     result = scan_target(str(folder), ScanOptions(python="3.11"))
     diagnose_results([result])
     assert result.diagnoses[0].rule.category == "cuda-version-mismatch"
+
+
+def test_mixed_install_conda_and_pip_claim_the_same_dll(pe_bin: Path, tmp_path: Path) -> None:
+    root = tmp_path / "env"
+    site = root / "Lib" / "site-packages"
+    copy(pe_bin, site / "pkg", "chain_c.dll")
+    shutil.copy(pe_bin / "x64" / "app.exe", root / "python.exe")
+    dist = site / "pkg-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Name: pkg\nVersion: 1.0\n")
+    (dist / "RECORD").write_text("pkg/chain_c.dll,,\n")
+    (root / "conda-meta").mkdir()
+    (root / "conda-meta" / "pkg-0.9-h0.json").write_text('{"files": ["Lib/site-packages/pkg/chain_c.dll"]}')
+    both = ask(root, probe("mixed-install", expect=True, kind="conda-pip"))
+    assert both.value is True
+    assert both.evidence == (
+        "1 DLLs claimed by both pip and conda (pkg-0.9-h0), e.g. lib/site-packages/pkg/chain_c.dll",
+    )
+    (root / "conda-meta" / "pkg-0.9-h0.json").write_text('{"files": ["Lib/site-packages/other/x.dll"]}')
+    assert ask(root, probe("mixed-install", expect=True, kind="conda-pip")).value is False
