@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dlldoctor.diagnose_scan import ProbedRule
 from dlldoctor.findings import Finding
 from dlldoctor.formats.style import Style
 from dlldoctor.pe import PEImage
@@ -28,15 +29,26 @@ def _finding(finding: Finding, style: Style) -> list[str]:
 
 
 def _diagnoses(result: ScanResult, style: Style, lang: str) -> list[str]:
-    heading = "诊断" if lang == "zh" else "Diagnoses"
-    lines = [style(heading, "bold")]
-    for index, probed in enumerate(result.diagnoses, 1):
-        rule = probed.rule
-        lines.append(f"  {index}. {style(rule.title.get(lang), 'bold')}  [{rule.category} · {rule.id}]")
-        lines.extend(f"     {'依据' if lang == 'zh' else 'because'}: {line}" for line in probed.evidence[:4])
+    """The best confirmed rule of each cause in full; other rules of the same cause named under it."""
+    zh = lang == "zh"
+    lines = [style("诊断" if zh else "Diagnoses", "bold")]
+    by_category: dict[str, list[ProbedRule]] = {}
+    for probed in result.diagnoses:
+        by_category.setdefault(probed.rule.category, []).append(probed)
+    for index, (category, group) in enumerate(by_category.items(), 1):
+        rule = group[0].rule
+        lines.append(f"  {index}. {style(rule.title.get(lang), 'bold')}  [{category} · {rule.id}]")
+        lines.extend(f"     {'依据' if zh else 'because'}: {line}" for line in group[0].evidence[:4])
         for step, fix in enumerate(rule.fixes, 1):
-            lines.append(f"     {'修复' if lang == 'zh' else 'fix'} {step}: {fix.text.get(lang)}")
+            lines.append(f"     {'修复' if zh else 'fix'} {step}: {fix.text.get(lang)}")
             lines.extend(style(f"        {shell}> {command}", "cyan") for shell, command in fix.commands)
+        if len(group) > 1:
+            others = ", ".join(p.rule.id for p in group[1:])
+            lines.append(
+                style(
+                    f"     {'同一原因的其他规则' if zh else 'also confirmed for this cause'}: {others}", "dim"
+                )
+            )
     lines.append("")
     return lines
 
