@@ -194,10 +194,15 @@ def test_binary_garbage_is_a_clear_error(tmp_path: Path) -> None:
         2,
         "dlldoctor: error: this looks like a binary file, not an error text\n",
     )
+    # Random bytes without a single NUL still decode (as GBK or cp1252) into control characters.
     random_text = tmp_path / "noise.txt"
     random_text.write_bytes(os.urandom(20000).replace(b"\0", b"x"))
     done = run("explain", "--file", str(random_text))
-    assert done.returncode in (0, 1) and "Traceback" not in done.stderr
+    assert (done.returncode, done.stderr) == (2, "dlldoctor: error: this looks like a binary file, not an error text\n")
+    # A real paste with ANSI colours and tabs is text.
+    coloured = tmp_path / "coloured.txt"
+    coloured.write_bytes(b"\tImportError: DLL load failed while importing _C: \x1b[31mThe specified module could not be found.\x1b[0m\n")
+    assert run("explain", "--file", str(coloured)).returncode == 1
 
 
 def test_explain_starts_fast_and_imports_nothing_heavy() -> None:

@@ -63,6 +63,16 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+_TEXT_CONTROLS = frozenset("\t\n\r\x1b\x0c")
+
+
+def looks_binary(text: str) -> bool:
+    """More than 5 % control characters (other than tabs, line ends and ANSI escapes): not a paste."""
+    sample = text[:65536]
+    controls = sum(1 for ch in sample if ch < " " and ch not in _TEXT_CONTROLS)
+    return controls > len(sample) // 20
+
+
 def read_input(args: argparse.Namespace) -> str:
     if args.file is not None and args.text:
         raise InputError("give the error text either as an argument or with --file, not both")
@@ -97,7 +107,7 @@ def execute(args: argparse.Namespace) -> int:
     text = read_input(args)
     if not text.strip():
         raise InputError("the error text is empty: paste the traceback or the pop-up's message")
-    if text.count("\0") > len(text) // 10:
+    if looks_binary(text):
         raise InputError("this looks like a binary file, not an error text")
 
     from dlldoctor.explain import explain_text
