@@ -134,6 +134,41 @@ def test_bare_import_error_gives_honest_candidates_and_what_decides() -> None:
     )
 
 
+def test_a_variant_wording_gets_the_same_answer_as_the_usual_one() -> None:
+    usual = explain_json(BARE)
+    variant = explain_json(BARE.replace("could not be found", "was not found"))
+    assert [d["rule"] for d in variant["diagnoses"]] == [d["rule"] for d in usual["diagnoses"]]
+    assert variant["facts"]["error_code"] == 126
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "category"),
+    [
+        ("thread 'main' panicked at src/main.rs:12:5: mmap failed (os error 1455)", 1455, "paging-file"),
+        (
+            "无法定位程序输入点 GetSystemTimePreciseAsFileTime 于动态链接库 KERNEL32.dll",
+            127,
+            "unsupported-platform",
+        ),
+        ("Windows keeps telling me that msvcr120.dll is missing", 126, "vcredist-missing"),
+    ],
+)
+def test_codes_read_from_other_shapes_lead_to_a_diagnosis(text: str, code: int, category: str) -> None:
+    data = explain_json(text)
+    assert data["facts"]["error_code"] == code
+    assert data["diagnoses"][0]["category"] == category
+
+
+def test_an_import_error_cut_after_dll_load_failed_gets_a_hesitant_answer() -> None:
+    data = explain_json(
+        'Traceback (most recent call last):\n  File "run.py", line 2\nImportError: DLL load failed'
+    )
+    assert data["facts"]["error_code"] is None
+    top = data["diagnoses"][0]
+    assert (top["rule"], top["category"]) == ("dll-load-failed-message-cut-off", "vcredist-missing")
+    assert top["confidence"] < 0.5
+
+
 def test_stdin_and_file_input(tmp_path: Path) -> None:
     done = run("explain", "-", stdin=PAGING_ZH)
     assert done.returncode == 1 and "页面文件太小" in done.stdout

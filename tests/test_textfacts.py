@@ -49,6 +49,8 @@ def test_python_38_import_error_in_chinese(rule_set: RuleSet) -> None:
     ("message", "language", "code"),
     [
         ("The specified module could not be found.", "en", 126),
+        ("The specified module was not found.", "en", 126),
+        ("The specified procedure was not found.", "en", 127),
         ("找不到指定的模組。", "zh-TW", 126),
         ("指定されたモジュールが見つかりません。", "ja", 126),
         ("지정된 모듈을 찾을 수 없습니다.", "ko", 126),
@@ -119,6 +121,96 @@ def test_entry_point_popup_gives_symbol_and_dll(rule_set: RuleSet) -> None:
         "msvcp140.dll",
         "C:\\Windows\\SYSTEM32\\MSVCP140.dll",
     )
+
+
+def test_chinese_entry_point_popup_cut_before_its_last_word(rule_set: RuleSet) -> None:
+    for text in (
+        "无法定位程序输入点 GetSystemTimePreciseAsFileTime 于动态链接库 KERNEL32.dll",
+        "无法定位程序输入点 GetSystemTimePreciseAsFileTime 于动态链接库 C:\\Windows\\system32\\KERNEL32.dll 上。",
+    ):
+        f = facts(text, rule_set)
+        assert (f.error_code, f.symbol, f.dll, f.language) == (
+            127,
+            "GetSystemTimePreciseAsFileTime",
+            "kernel32.dll",
+            "zh-CN",
+        )
+    f = facts("无法定位序数 345 于动态链接库 libcrypto-1_1-x64.dll", rule_set)
+    assert (f.error_code, f.symbol, f.dll) == (182, "345", "libcrypto-1_1-x64.dll")
+
+
+def test_import_lines_cut_short_or_worded_without_while(rule_set: RuleSet) -> None:
+    f = facts(
+        'Traceback (most recent call last):\n  File "a.py", line 1\nImportError: DLL load failed', rule_set
+    )
+    assert f.found_anything and f.error_code is None
+    assert [e.kind for e in f.events] == ["python"]
+    assert facts("ImportError: DLL load failed.", rule_set).found_anything
+    assert not facts("the DLL load failed twice yesterday, then it worked", rule_set).found_anything
+    f = facts(
+        "ImportError: DLL load failed importing _multiarray_umath: Le module spécifié est introuvable.",
+        rule_set,
+    )
+    assert (f.error_code, f.module, f.language) == (126, "_multiarray_umath", "fr")
+
+
+def test_rust_os_error_codes(rule_set: RuleSet) -> None:
+    f = facts('Error: Os { code: 1455, kind: Uncategorized, message: "..." } (os error 1455)', rule_set)
+    assert (f.error_code, f.error_name) == (1455, "ERROR_COMMITMENT_LIMIT")
+    f = facts("failed to load onnxruntime.dll: LoadLibraryExW failed (os error 126)", rule_set)
+    assert (f.error_code, f.error_dlls) == (126, ("onnxruntime.dll",))
+    f = facts(
+        "ImportError: DLL load failed while importing _C: The specified procedure could not be found.\n"
+        "later: (os error 5)",
+        rule_set,
+    )
+    assert (f.error_code, f.codes) == (127, (127, 5))
+
+
+@pytest.mark.parametrize(
+    ("text", "dll"),
+    [
+        ("When I start it, Windows says msvcr100.dll is missing.", "msvcr100.dll"),
+        ("getting fbgemm.dll missing after installing torch 2.4", "fbgemm.dll"),
+        ("the installer fails with: missing file VCRUNTIME140_1.dll", "vcruntime140_1.dll"),
+        ("运行时提示缺少MSVCP140.dll，怎么办", "msvcp140.dll"),
+        ("装完 cuDNN 以后 zlibwapi.dll 找不到", "zlibwapi.dll"),
+    ],
+)
+def test_a_dll_the_user_says_is_missing_is_error_126(rule_set: RuleSet, text: str, dll: str) -> None:
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll, f.codes) == (126, dll, (126,))
+    assert [e.kind for e in f.events] == ["prose-missing"]
+
+
+def test_prose_about_a_missing_dll_never_outranks_the_error_itself(rule_set: RuleSet) -> None:
+    f = facts("MSVCP140.dll is missing the entry point ?_Throw_Cpp_error@std@@YAXH@Z", rule_set)
+    assert f.error_code is None and not f.found_anything
+    text = """\
+ImportError: DLL load failed while importing _C: The specified procedure could not be found.
+
+I read somewhere that libiomp5md.dll is missing, but it is there.
+"""
+    f = facts(text, rule_set)
+    assert (f.error_code, f.codes, f.module) == (127, (127,), "_C")
+
+
+def test_pyinstaller_python_dll_names_the_dll_and_its_version(rule_set: RuleSet) -> None:
+    for text in (
+        "Error loading Python DLL 'C:\\Users\\a\\AppData\\Local\\Temp\\_MEI51202\\python39.dll'.\n"
+        "LoadLibrary: The specified module could not be found.",
+        "[PYI-7304:ERROR] Failed to load Python DLL 'C:\\Users\\a\\AppData\\Local\\Temp\\_MEI51202\\python39.dll'.\n"
+        "LoadLibrary: The specified module could not be found.",
+    ):
+        f = facts(text, rule_set)
+        assert (f.error_code, f.dll, f.dll_path, f.versions) == (
+            126,
+            "python39.dll",
+            "C:\\Users\\a\\AppData\\Local\\Temp\\_MEI51202\\python39.dll",
+            (("python39.dll", "python", "3.9"),),
+        )
+    f = facts("Error loading Python DLL: C:\\app\\python27.dll (error code 126)", rule_set)
+    assert (f.error_code, f.dll) == (126, "python27.dll")
 
 
 def test_ntstatus_codes_and_literal_percent_one(rule_set: RuleSet) -> None:

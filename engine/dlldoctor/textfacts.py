@@ -2,10 +2,10 @@
 
 The text is normalized (:mod:`dlldoctor.textnorm`), then read with RE2 patterns in linear time: the
 localized Windows messages of rules/data/messages.yaml (so a message maps to its code with no number
-shown), the shapes Python, torch's DLL preload, ctypes, cuDNN and onnxruntime print, and the paths that
-tell the Python version, the environment type and package versions. Several errors in one paste are
-grouped by line; the root-most group (one that names the missing DLL itself, else the first) gives the
-headline facts.
+shown), the shapes Python, torch's DLL preload, ctypes, cuDNN, onnxruntime, PyInstaller and Rust print, a
+user's own "X.dll is missing", and the paths that tell the Python version, the environment type and package
+versions. Several errors in one paste are grouped by line; the root-most group (one that names the missing
+DLL itself, else the first) gives the headline facts.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from dlldoctor.rules import format_code
 from dlldoctor.textnorm import line_starts, normalize_text
 
 MAX_EVENTS_PER_PATTERN = 50
-# Shapes that say little on their own ("error 7" in a log line, a missing Python module): they never make a
-# group the headline over a real loader error.
-WEAK_KINDS = frozenset({"code-mention", "module-not-found"})
+# Shapes that say little on their own ("error 7" in a log line, a missing Python module, a user's "X.dll is
+# missing"): they never make a group the headline over a real loader error.
+WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing"})
 MAX_DLLS = 200
 
 # Names of the codes rules care about, for when messages.yaml does not name them.
@@ -149,13 +149,21 @@ _SHAPES: tuple[tuple[str, _P, dict[str, Any]], ...] = (
     ("winerror", _c(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
     ("code-mention", _c(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
     ("code-mention", _c(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
+    # Rust's io::Error prints the Windows code as "(os error 126)".
+    ("code-mention", _c(r"\bos error (?P<code>\d{1,5})\b"), {}),
     ("status", _c(r"\b(?P<code>0xc0000(?:07b|135|139|142))\b"), {}),
     (
         "error-loading",
         _c(r"Error loading [\"'`]?(?P<path>" + _QPATH + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"),
         {},
     ),
-    ("load-library", _c(r"Error loading Python DLL:? '?(?P<path>" + _QPATH + r")'?(?:\s|$)"), {"leaf": True}),
+    # PyInstaller's bootloader: "Error loading Python DLL '...\\python39.dll'." (6.x: "Failed to load ..."),
+    # the LoadLibrary message on the next line.
+    (
+        "load-library",
+        _c(r"(?:Error loading|Failed to load) Python DLL:? '?(?P<path>" + _QPATH + r")'?\.?(?:\s|$)"),
+        {"leaf": True},
+    ),
     (
         "depends-missing",
         _c(
@@ -216,8 +224,10 @@ _SHAPES: tuple[tuple[str, _P, dict[str, Any]], ...] = (
     ),
     ("code-mention", _c(r"\(Error (?P<code>\d{1,5}): "), {}),
     ("code-mention", _c(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
-    ("python", _c(r"DLL load failed while importing (?P<module>[A-Za-z_][\w.]*)"), {}),
+    ("python", _c(r"DLL load failed (?:while )?importing (?P<module>[A-Za-z_][\w.]*)"), {}),
     ("python", _c(r"DLL load failed(?: while importing)?:"), {}),
+    # The line cut after "DLL load failed" (the message lost, or on a line the user did not copy).
+    ("python", _c(r"(?m)DLL load failed[ \t.!]*$"), {}),
     (
         "python-conflict",
         _c(r"Module use of (?P<dll>python\d+\.dll) conflicts with this version of Python"),
@@ -243,6 +253,38 @@ _SHAPES: tuple[tuple[str, _P, dict[str, Any]], ...] = (
         ),
         {"leaf": True, "code": 127},
     ),
+)
+# A user's own words: "fbgemm.dll is missing", "missing msvcr100.dll", "缺少 MSVCP140.dll". ``next`` is the word
+# after "missing", to tell a missing file from a DLL "missing an entry point".
+_PROSE_MISSING: tuple[_P, ...] = (
+    _c(
+        r"\b(?P<dll>" + _DLL_NAME + r")[\"'`]?\s+(?:is |was |are |were |seems to be |appears to be |file is |"
+        r"files are |went |got |goes )?missing\b(?P<next>[ \t]+[A-Za-z]+)?"
+    ),
+    _c(r"\bmissing(?: the| a)?(?: file| files| dll| DLL| library)?:?\s+[\"'`]?(?P<dll>" + _DLL_NAME + r")\b"),
+    _c(r"(?:缺少|缺失|丢失|遺失)了?\s*(?:文件|檔案)?\s*[\"'`]?(?P<dll>" + _DLL_NAME + r")\b"),
+    _c(r"\b(?P<dll>" + _DLL_NAME + r")[\"'`]?\s*(?:文件|檔案)?\s*(?:丢失|缺失|遺失|找不到|不存在)"),
+)
+# After "X.dll is missing": words that make it a missing *part* of the DLL, not a missing file.
+_NOT_A_FILE = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "some",
+        "entry",
+        "export",
+        "exports",
+        "symbol",
+        "symbols",
+        "function",
+        "functions",
+        "procedure",
+        "procedures",
+        "ordinal",
+        "dependency",
+        "dependencies",
+    ]
 )
 _DLL_MENTION = _c(r"(?P<dll>[A-Za-z0-9_.+~-]+\.dll)\b")
 _WIN_PATH_DLL = _c(r"(?P<path>(?:[A-Za-z]:|\\\\[^\\\s]+)[\\/][^\"'\r\n<>|*?:]*?\.dll)\b")
@@ -428,6 +470,17 @@ def _shape_events(t: _Text) -> Iterator[ErrorEvent]:
             )
 
 
+def _prose_events(t: _Text) -> Iterator[ErrorEvent]:
+    """DLLs the user says are missing, in their own words (no code: see :func:`extract_facts`)."""
+    for pattern in _PROSE_MISSING:
+        for m in t.finditer(pattern):
+            after = (_group(m, "next") or "").lower()
+            dll = _dll_from_path(_group(m, "dll"))
+            if dll is None or after in _NOT_A_FILE:
+                continue
+            yield ErrorEvent(line=t.line_of(m.start()), kind="prose-missing", dll=dll, leaf=True)
+
+
 def _groups(events: Iterable[ErrorEvent]) -> list[_Group]:
     """Events on the same or adjacent lines describe one error."""
     groups: list[_Group] = []
@@ -535,7 +588,7 @@ def _packages(t: _Text) -> tuple[tuple[str, str], ...]:
 def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorFacts:
     """Read the facts of an error text (any size; linear time)."""
     t = _Text(normalize_text(raw))
-    events = list(_message_events(t, messages)) + list(_shape_events(t))
+    events = list(_message_events(t, messages)) + list(_shape_events(t)) + list(_prose_events(t))
     groups = _groups(events)
     root = _root_most(groups)
     ordered = ([root] if root else []) + [g for g in groups if g is not root]
@@ -561,6 +614,9 @@ def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorF
 
     headline = root.events if root else []
     code = _first(e.code for e in headline)
+    if code is None and any(e.kind == "prose-missing" for e in headline):
+        # Only the user's "X.dll is missing" says what failed: a file not found, ERROR_MOD_NOT_FOUND.
+        code = 126
     codes: list[int] = [code] if code is not None else []
     for e in events:
         if e.code is not None and e.code not in codes:
