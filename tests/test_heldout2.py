@@ -1,0 +1,48 @@
+"""The blind held-out batch (corpus/heldout2/): collected without looking at the rules, never tuned on.
+
+It is the honest out-of-sample figure; the floor is low on purpose so that the test measures rather
+than pins. Nobody changes rules or the engine because of what this test prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_heldout import CORPUS, HELDOUT, OUTSIDE, _pct, _raw, _squash
+
+from dlldoctor.accuracy import evaluate, load_cases
+from dlldoctor.ruleset import load_rule_set
+
+ROOT = Path(__file__).resolve().parents[1]
+HELDOUT2 = ROOT / "corpus" / "heldout2"
+
+
+def test_blind_batch_shares_nothing_with_the_other_corpora() -> None:
+    others = _raw(CORPUS) + _raw(HELDOUT)
+    sources = {item.get("source") for item in others} - {None}
+    texts = [_squash(item["text"]) for item in others]
+    for item in _raw(HELDOUT2):
+        assert item["source"] not in sources, item["id"]
+        text = _squash(item["text"])
+        assert not [t for t in texts if t == text or (len(text) >= 40 and text in t)], item["id"]
+
+
+def test_blind_batch_top3_floor(
+    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("DLLDOCTOR_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    try:
+        rule_set = load_rule_set()
+    finally:
+        mp.undo()
+    cases = [c for c in load_cases(HELDOUT2) if c.category != OUTSIDE]
+    report = evaluate(cases, rule_set)
+    o = report.overall
+    with capsys.disabled():
+        print(
+            f"\nblind held-out batch: {o.cases} cases, top-1 {_pct(o.top1_rate)}, top-3 {_pct(o.top3_rate)}"
+        )
+    assert o.cases >= 44
+    assert o.top3_rate >= 0.35
