@@ -89,9 +89,4 @@ def test_delay_loaded_dll_of_the_wrong_machine_is_a_warning(pe_bin: Path, tmp_pa
 
 
 def _walk(node):  # type: ignore[no-untyped-def]
-    stack, out = [node], []
-    while stack:
-        current = stack.pop()
-        out.append(current)
-        stack.extend(current.children)
-    return out
+    return node.walk()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dlldoctor.loader import Node
+from dlldoctor.loader import Node, Resolution
 
 SEVERITY = {
     "missing-dll": "error",
@@ -78,6 +78,22 @@ def _visit(
         yield from _edge(child, chain, context, machine, node)
 
 
+def _link(
+    kind: str, file: str, res: Resolution, chain: tuple[str, ...], context: str, message: str
+) -> Finding:
+    """A finding about one resolved link of a chain (the DLL named, no symbol)."""
+    return _make(
+        kind,
+        file=file,
+        dll=res.name,
+        symbol=None,
+        message=message,
+        chain=chain,
+        context=context,
+        considered=res.considered,
+    )
+
+
 def _edge(child: Node, chain: tuple[str, ...], context: str, machine: str, parent: Node) -> Iterator[Finding]:
     res = child.resolution
     imported = child.imported
@@ -88,60 +104,33 @@ def _edge(child: Node, chain: tuple[str, ...], context: str, machine: str, paren
     if res.status == "missing":
         where = "; ".join(res.considered) or "nowhere"
         if delayed:
-            yield _make(
-                "delay-load-missing",
-                file=importer,
-                dll=res.name,
-                symbol=None,
-                message=f"{res.name}, delay-loaded by {importer_name}, is not found "
-                f"(looked in: {where}); the first call into it will fail",
-                chain=here,
-                context=context,
-                considered=res.considered,
+            message = (
+                f"{res.name}, delay-loaded by {importer_name}, is not found "
+                f"(looked in: {where}); the first call into it will fail"
             )
+            yield _link("delay-load-missing", importer, res, here, context, message)
         else:
-            yield _make(
-                "missing-dll",
-                file=importer,
-                dll=res.name,
-                symbol=None,
-                message=f"{res.name}, needed by {importer_name}, is not found (looked in: {where})",
-                chain=here,
-                context=context,
-                considered=res.considered,
-            )
+            message = f"{res.name}, needed by {importer_name}, is not found (looked in: {where})"
+            yield _link("missing-dll", importer, res, here, context, message)
         return
     if delayed:
         # The importer loads: a delay-loaded DLL is bound at the first call into it (Wine agrees).
         yield from _delayed_problem(child, importer, importer_name, here, context, machine)
         return
     if res.status == "wrong-machine":
-        yield _make(
-            "arch-mismatch",
-            file=importer,
-            dll=res.name,
-            symbol=None,
-            message=f"{res.name}, needed by {importer_name}, is first found at {res.location} [{res.reason}], "
-            f"which is not a {machine} DLL: Windows stops there with error 193 / 0xc000007b",
-            chain=here,
-            context=context,
-            considered=res.considered,
+        message = (
+            f"{res.name}, needed by {importer_name}, is first found at {res.location} [{res.reason}], "
+            f"which is not a {machine} DLL: Windows stops there with error 193 / 0xc000007b"
         )
+        yield _link("arch-mismatch", importer, res, here, context, message)
         return
     if res.status == "corrupt" or child.defect is not None:
-        defect = child.defect
-        detail = f": {defect}" if defect is not None else ""
-        yield _make(
-            "corrupt-file",
-            file=res.location,
-            dll=res.name,
-            symbol=None,
-            message=f"{res.name}, needed by {importer_name}, is found at {res.location} "
-            f"[{res.reason}] but is not a usable PE file{detail}",
-            chain=here,
-            context=context,
-            considered=res.considered,
+        detail = f": {child.defect}" if child.defect is not None else ""
+        message = (
+            f"{res.name}, needed by {importer_name}, is found at {res.location} "
+            f"[{res.reason}] but is not a usable PE file{detail}"
         )
+        yield _link("corrupt-file", res.location, res, here, context, message)
         return
     if child.missing_symbols:
         names = child.missing_symbols

@@ -68,6 +68,15 @@ class Node:
     repeat: bool = False
     missing_symbols: tuple[str, ...] = ()
 
+    def walk(self) -> list[Node]:
+        """This node and every node below it."""
+        stack, out = [self], []
+        while stack:
+            current = stack.pop()
+            out.append(current)
+            stack.extend(current.children)
+        return out
+
 
 @dataclass
 class Process:

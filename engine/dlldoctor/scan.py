@@ -275,7 +275,7 @@ class _Scanner:
         torch_process = self.torch_preload(lib_key, results) if lib_key else None
         torch_names = set(self.layout.folders[lib_key].files) if lib_key else set()
         torch_root = lib_key.rsplit("/", 1)[0] if lib_key else None
-        reached = {node.resolution.location for _, _, tree in results for node in _walk(tree)}
+        reached = {node.resolution.location for _, _, tree in results for node in tree.walk()}
         for entry in entries:
             if not entry.name.lower().endswith(".pyd"):
                 continue
@@ -288,7 +288,7 @@ class _Scanner:
                 )
             tree = self.loader.load(entry, operation, process)
             results.append((entry.relpath, "extension module", tree))
-            reached.update(node.resolution.location for node in _walk(tree))
+            reached.update(node.resolution.location for node in tree.walk())
         for entry in entries:
             facts = self.catalog.facts(entry)
             if isinstance(facts, PEImage) and not facts.is_dll and not entry.name.lower().endswith(".pyd"):
@@ -303,7 +303,7 @@ class _Scanner:
                 )
                 tree = self.loader.load(entry, operation, Process())
                 results.append((entry.relpath, "program start", tree))
-                reached.update(node.resolution.location for node in _walk(tree))
+                reached.update(node.resolution.location for node in tree.walk())
         for entry in entries:
             if entry.location in reached or entry.name.lower().endswith(".pyd"):
                 continue
@@ -311,7 +311,7 @@ class _Scanner:
             operation = Operation("loaded by full path", self.loader.extension_search(entry, process))
             tree = self.loader.load(entry, operation, process)
             results.append((entry.relpath, "loaded by full path", tree))
-            reached.update(node.resolution.location for node in _walk(tree))
+            reached.update(node.resolution.location for node in tree.walk())
         return results
 
     def _process_for(
@@ -328,15 +328,6 @@ class _Scanner:
             process.user_dirs = [*torch_process.user_dirs, *self.package_dirs(entry)]
             return process
         return self.base_process([*self.conda_dirs(), *self.package_dirs(entry)])
-
-
-def _walk(node: Node) -> list[Node]:
-    stack, out = [node], []
-    while stack:
-        current = stack.pop()
-        out.append(current)
-        stack.extend(current.children)
-    return out
 
 
 def scan_target(target: str, options: ScanOptions, catalog: Catalog | None = None) -> ScanResult:
