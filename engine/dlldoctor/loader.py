@@ -12,7 +12,7 @@ edge carries the reason it resolved where it did, as users read it: ``[same fold
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from dlldoctor.catalog import Catalog
 from dlldoctor.environment import Environment, Folder
@@ -402,12 +402,9 @@ def _first_failure(node: Node) -> str | None:
 def _missing_considered(node: Node) -> dict[str, tuple[str, ...]]:
     """Where each DLL that was not found was looked for, by name."""
     found: dict[str, tuple[str, ...]] = {}
-    stack = [node]
-    while stack:
-        current = stack.pop()
+    for current in node.walk():
         if current.resolution.status == "missing":
             found.setdefault(current.resolution.name.lower(), current.resolution.considered)
-        stack.extend(current.children)
     return found
 
 
@@ -430,16 +427,7 @@ def _mark_fallback(
 
 
 def _retag(resolution: Resolution, reason: str) -> Resolution:
-    return Resolution(
-        resolution.name,
-        resolution.status,
-        reason,
-        resolution.location,
-        resolution.entry,
-        resolution.considered,
-        resolution.assumed,
-        resolution.system,
-    )
+    return replace(resolution, reason=reason)
 
 
 def _join(label: str, name: str) -> str:

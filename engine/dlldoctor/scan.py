@@ -7,10 +7,9 @@ by full path as ``ctypes`` does it.
 
 from __future__ import annotations
 
-import copy
 import posixpath
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ from dlldoctor.environment import (
 from dlldoctor.findings import Finding, from_tree
 from dlldoctor.installfacts import InstallFacts, read_install_facts
 from dlldoctor.inventory import Entry, FileSource, Source, WheelSource, open_target, wheel_install_folder
-from dlldoctor.loader import Loader, Node, Operation, Process, Resolution, SearchDir
+from dlldoctor.loader import Loader, Node, Operation, Process, SearchDir
 from dlldoctor.pe import PEImage
 from dlldoctor.pe_layout import DefectError
 from dlldoctor.sysprofile import load_profile
@@ -197,15 +196,7 @@ class _Scanner:
             "vcruntime140.dll", (self.loader.app_dir(), self.loader.system32()), process
         )
         if vcruntime.status == "found":
-            process.loaded["vcruntime140.dll"] = Resolution(
-                vcruntime.name,
-                "found",
-                "python.exe",
-                vcruntime.location,
-                vcruntime.entry,
-                assumed=vcruntime.assumed,
-                system=vcruntime.system,
-            )
+            process.loaded["vcruntime140.dll"] = replace(vcruntime, reason="python.exe", considered=())
         return process
 
     def conda_dirs(self) -> list[SearchDir]:
@@ -323,10 +314,7 @@ class _Scanner:
             or (image is not None and any(i.dll.lower() in torch_names for i in image.imports))
         )
         if uses_torch and torch_process is not None:
-            process = copy.copy(torch_process)
-            process.loaded = dict(torch_process.loaded)
-            process.user_dirs = [*torch_process.user_dirs, *self.package_dirs(entry)]
-            return process
+            return Process(dict(torch_process.loaded), [*torch_process.user_dirs, *self.package_dirs(entry)])
         return self.base_process([*self.conda_dirs(), *self.package_dirs(entry)])
 
 
@@ -341,28 +329,19 @@ def scan_target(target: str, options: ScanOptions, catalog: Catalog | None = Non
         catalog.prefetch(entries, wait=False)
         layout = _Layout(source, entries)
         install = read_install_facts(source, layout.is_wheel)
-        files = []
-        for entry in entries:
-            files.append(FileReport(entry, catalog.facts(entry), "", ""))
+        reports = [
+            FileReport(e, facts := catalog.facts(e), _role(e, facts), layout.install_folder[e])
+            for e in entries
+        ]
         env = build_environment(options, layout, catalog, names | {Path(target).name}, entries)
         scanner = _Scanner(layout, env, catalog)
         trees = scanner.run(entries)
-        env = _with_assumptions(env, scanner.loader.assumptions.values())
-        findings = _collect(trees, env.machine, files)
-        reports = [
-            FileReport(f.entry, f.facts, _role(f.entry, f.facts), layout.install_folder[f.entry])
-            for f in files
-        ]
+        env = replace(env, assumptions=(*env.assumptions, *sorted(scanner.loader.assumptions.values())))
+        findings = _collect(trees, env.machine, reports)
         tree_map = {rel: (ctx, tree) for rel, ctx, tree in trees}
         return ScanResult(target, env, reports, findings, tree_map, install, catalog)
     finally:
         source.close()
-
-
-def _with_assumptions(env: Environment, extra: object) -> Environment:
-    import dataclasses
-
-    return dataclasses.replace(env, assumptions=(*env.assumptions, *sorted(extra)))  # type: ignore[call-overload]
 
 
 def _collect(trees: list[tuple[str, str, Node]], machine: str, files: list[FileReport]) -> list[Finding]:
@@ -384,8 +363,7 @@ def _collect(trees: list[tuple[str, str, Node]], machine: str, files: list[FileR
                 (report.entry.relpath,),
                 "file check",
             )
-            if not any(f.kind == "corrupt-file" and f.file == finding.file for f in best.values()):
-                best[finding.key] = finding
+            best.setdefault(finding.key, finding)  # a chain to it, when one was found, says more
     return sorted(
         best.values(), key=lambda f: (f.severity != "error", f.kind, f.file, f.dll or "", f.symbol or "")
     )
