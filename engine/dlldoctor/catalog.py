@@ -189,14 +189,7 @@ def _identity(entry: Entry) -> str | None:
 
 def _still_same(entry: Entry, key: str) -> bool:
     """A file's identity after reading it must be the one before: else it changed while it was read."""
-    if isinstance(entry.origin, WheelSource):
-        return True
-    path = Path(entry.location).absolute()
-    try:
-        stat = path.stat()
-    except OSError:
-        return False
-    return file_key(str(path), stat) == key
+    return isinstance(entry.origin, WheelSource) or _identity(entry) == key
 
 
 def _open(entry: Entry, on_bytes: Callable[[int], None] | None) -> BinaryIO:

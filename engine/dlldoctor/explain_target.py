@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dlldoctor.diagnose_scan import CONFIRMED, REFUTED, UNKNOWN, ProbedRule, confirmed_diagnoses, probe_rule
+from dlldoctor.diagnose_scan import CONFIRMED, REFUTED, UNKNOWN, ProbedRule, probe_rule, rank_key
 from dlldoctor.explain import Diagnosis, Explanation
 from dlldoctor.probes import ProbeContext
 from dlldoctor.ruleset import RuleSet
@@ -52,17 +52,26 @@ def _merge(probed: list[ProbedRule]) -> tuple[str, tuple[str, ...], tuple[str, .
 
 
 def check(ex: Explanation, results: list[ScanResult], rule_set: RuleSet) -> tuple[CheckedDiagnosis, ...]:
+    # Every active rule is probed once per target, in one context (its digests and family lookups are
+    # shared); the text's causes and the install's own confirmations both read these answers.
     contexts = [ProbeContext(result, rule_set.families) for result in results]
+    by_rule = [{rule.id: probe_rule(ctx, rule) for rule in rule_set.active_rules()} for ctx in contexts]
     checked = []
     for diagnosis in ex.diagnoses:
-        verdict, evidence, collect = _merge([probe_rule(ctx, diagnosis.rule) for ctx in contexts])
-        checked.append(CheckedDiagnosis(diagnosis.rule.id, diagnosis, verdict, evidence, collect))
+        rule = diagnosis.rule
+        answers = [
+            found.get(rule.id) or probe_rule(ctx, rule) for found, ctx in zip(by_rule, contexts, strict=True)
+        ]
+        verdict, evidence, collect = _merge(answers)
+        checked.append(CheckedDiagnosis(rule.id, diagnosis, verdict, evidence, collect))
     seen = {c.rule_id for c in checked}
-    for result in results:
-        for probed in confirmed_diagnoses(result, rule_set.active_rules(), rule_set.families):
-            if probed.rule.id not in seen:
-                seen.add(probed.rule.id)
-                checked.append(CheckedDiagnosis(probed.rule.id, None, CONFIRMED, probed.evidence, ()))
+    for found in by_rule:
+        for rule_probed in sorted((p for p in found.values() if p.verdict == CONFIRMED), key=rank_key):
+            if rule_probed.rule.id not in seen:
+                seen.add(rule_probed.rule.id)
+                checked.append(
+                    CheckedDiagnosis(rule_probed.rule.id, None, CONFIRMED, rule_probed.evidence, ())
+                )
     order = {c.rule_id: i for i, c in enumerate(checked)}
     checked.sort(key=lambda c: (_ORDER[c.verdict], c.diagnosis is None, order[c.rule_id]))
     return tuple(checked)
