@@ -28,7 +28,7 @@ _CONTEXTS = {
     "extension": ("extension module",),
     "torch-preload": ("torch preload",),
     "loadlibrary": ("loaded by full path", "program start"),
-    "path": ("torch preload", "extension module (Python < 3.8)"),
+    "path": ("torch preload", "extension module (Python < 3.8)"),  # with other contexts in a list
 }
 _CP_TAG = re.compile(r"\.cp3(\d{1,2})[-_]", re.IGNORECASE)
 _PY_DLL = re.compile(r"^python3(\d{1,2})\.dll$", re.IGNORECASE)
@@ -120,13 +120,10 @@ class ProbeContext:
         return self.result.catalog.image(entry)
 
 
-def _describe(finding: Finding) -> str:
-    return f"{finding.kind}: {' → '.join(finding.chain)}"
-
-
 def dll_resolves(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
     contexts = probe.arg("context")
-    wanted = () if contexts in ("path", ["path"], ("path",)) else _CONTEXTS_FOR(contexts)
+    only_path = _is_path_context(contexts)
+    wanted = () if only_path else _load_contexts(contexts)
     needed = False
     missing: list[str] = []
     path_only: list[str] = []
@@ -141,7 +138,7 @@ def dll_resolves(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
             missing.append(f"{res.name} not found, needed by {importer.resolution.name} [{context}]")
         elif res.entry is not None and _on_user_path(ctx, res.name, res.entry):
             path_only.append(f"{res.name} found only through PATH [{res.reason}]: {res.location}")
-    if contexts in ("path", ["path"], ("path",)):
+    if only_path:
         return _only_on_path(ctx, probe, path_only)
     if not needed:
         return ProbeAnswer(probe, None, collect="no module of the target imports it")
@@ -173,7 +170,13 @@ def _only_on_path(ctx: ProbeContext, probe: Probe, path_only: list[str]) -> Prob
     return ProbeAnswer(probe, False, ("no missing DLL is on the given PATH folders",))
 
 
-def _CONTEXTS_FOR(value: Any) -> tuple[str, ...]:
+def _is_path_context(value: Any) -> bool:
+    """``context: path`` (or ``[path]``): the question is whether PATH alone reaches the DLL."""
+    return value == "path" or (isinstance(value, list | tuple) and list(value) == ["path"])
+
+
+def _load_contexts(value: Any) -> tuple[str, ...]:
+    """The scan's operation labels for the rule's context names."""
     if not value:
         return ()
     names = [value] if isinstance(value, str) else list(value)
@@ -502,7 +505,7 @@ def is_problem(probe: Probe) -> bool:
     "Found only through PATH" is a fault for an extension module since Python 3.8, hence the exception.
     """
     context = probe.arg("context")
-    if probe.kind == "dll-resolves" and context in ("path", ("path",), ["path"]):
+    if probe.kind == "dll-resolves" and _is_path_context(context):
         return probe.expect is True
     return probe.kind in PROBLEM_ANSWERS and PROBLEM_ANSWERS[probe.kind] == probe.expect
 
