@@ -5,10 +5,14 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+if TYPE_CHECKING:
+    from dlldoctor.ruleset import RuleSet
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,3 +60,11 @@ def _link_or_copy(src: str, dst: str) -> None:
         Path(dst).hardlink_to(src)
     except OSError:
         shutil.copy2(src, dst)
+
+
+@pytest.fixture(scope="session")
+def rule_set() -> RuleSet:
+    """The built-in rule set, loaded once (the session's cache folder is private, see above)."""
+    from dlldoctor.ruleset import load_rule_set
+
+    return load_rule_set()

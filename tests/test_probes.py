@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pefiles import copy_fixtures as copy
 
 from dlldoctor.families import families_from_data
 from dlldoctor.probes import ProbeContext, answer
@@ -23,13 +24,6 @@ def probe(probe_kind: str, expect: object = False, **args: object) -> Probe:
 def ask(folder: Path, p: Probe, **options: object):
     result = scan_target(str(folder), ScanOptions(**{"python": "3.11", **options}))  # type: ignore[arg-type]
     return answer(ProbeContext(result, FAMILIES), p)
-
-
-def copy(pe_bin: Path, dest: Path, *names: str, arch: str = "x64") -> Path:
-    dest.mkdir(parents=True, exist_ok=True)
-    for name in names:
-        shutil.copy(pe_bin / arch / name, dest / name)
-    return dest
 
 
 def test_dll_resolves(pe_bin: Path, tmp_path: Path) -> None:

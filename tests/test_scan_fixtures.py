@@ -6,19 +6,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pefiles import copy_fixtures as copy
 
 from dlldoctor.scan import ScanOptions, scan_target
 
 
 def kinds(result) -> set[tuple[str, str, str | None]]:
     return {(f.kind, f.dll or "", f.symbol) for f in result.findings}
-
-
-def copy(pe_bin: Path, dest: Path, *names: str, arch: str = "x64") -> Path:
-    dest.mkdir(parents=True, exist_ok=True)
-    for name in names:
-        shutil.copy(pe_bin / arch / name, dest / name)
-    return dest
 
 
 def test_healthy_chain_has_no_finding(pe_bin: Path, tmp_path: Path) -> None:

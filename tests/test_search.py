@@ -8,18 +8,8 @@ import re
 import pytest
 
 from dlldoctor.cli import main
-from dlldoctor.ruleset import RuleSet, load_rule_set
+from dlldoctor.ruleset import RuleSet
 from dlldoctor.search import search, terms
-
-
-@pytest.fixture(scope="module")
-def rule_set(tmp_path_factory: pytest.TempPathFactory) -> RuleSet:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("DLLDOCTOR_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-    try:
-        return load_rule_set()
-    finally:
-        mp.undo()
 
 
 def top(query: str, rule_set: RuleSet, n: int = 3) -> list[str]:

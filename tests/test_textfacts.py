@@ -9,19 +9,9 @@ from typing import Any
 import pytest
 
 from dlldoctor.families import Families, base_name
-from dlldoctor.ruleset import RuleSet, load_rule_set
+from dlldoctor.ruleset import RuleSet
 from dlldoctor.textfacts import ErrorFacts, extract_facts
 from dlldoctor.textnorm import normalize_text
-
-
-@pytest.fixture(scope="module")
-def rule_set(tmp_path_factory: pytest.TempPathFactory) -> RuleSet:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("DLLDOCTOR_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-    try:
-        return load_rule_set()
-    finally:
-        mp.undo()
 
 
 def facts(text: str, rule_set: RuleSet) -> ErrorFacts:

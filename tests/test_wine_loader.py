@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from wine import runner
 from wine.compare import Check, Outcome, compare, model_outcome, scan, wine_outcome
-from wine.layouts import DIFFERENCES, KNOWN_GAPS, Layout, all_layouts
+from wine.layouts import DIFFERENCES, KNOWN_GAPS, TORCH_LIB, Layout, all_layouts
 
 pytestmark = pytest.mark.wine
 
@@ -67,21 +67,7 @@ def wheel_members(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     wanted = {
         "torch": (
             wheelcache.TORCH,
-            [
-                f"torch/lib/{d}"
-                for d in (
-                    "c10.dll",
-                    "libiomp5md.dll",
-                    "libiompstubs5md.dll",
-                    "shm.dll",
-                    "torch.dll",
-                    "torch_cpu.dll",
-                    "torch_global_deps.dll",
-                    "torch_python.dll",
-                    "uv.dll",
-                )
-            ]
-            + ["torch/_C.cp311-win_amd64.pyd"],
+            [f"torch/lib/{d}" for d in TORCH_LIB] + ["torch/_C.cp311-win_amd64.pyd"],
         ),
         "msvc": (
             wheelcache.MSVC_NEW,
