@@ -57,7 +57,7 @@ def selected(args: argparse.Namespace) -> list[str]:
 
 def pe_members(path: Path) -> list[zipfile.ZipInfo]:
     """The members dlldoctor scans (same selection as the inventory)."""
-    from dlldoctor.inventory import WheelSource
+    from dlldoctor.install.sources import WheelSource
 
     source = WheelSource(path)
     try:
@@ -172,7 +172,7 @@ def peak_mb():
 
 def machine_line() -> str:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    from dlldoctor.zipmember import INFLATER_NAME
+    from dlldoctor.install.zipmember import INFLATER_NAME
 
     return (
         f"# {os.cpu_count()} cores, Python {sys.version.split()[0]}, inflater {INFLATER_NAME}, "

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import _common as c
 
-from dlldoctor import zipmember
-from dlldoctor.catalog import Catalog, default_threads
-from dlldoctor.factcache import FactCache
-from dlldoctor.scan import ScanOptions, scan_target
+from dlldoctor.cache.pe_facts import Catalog, default_threads
+from dlldoctor.cache.pe_store import FactCache
+from dlldoctor.install import zipmember
+from dlldoctor.scan.target import ScanOptions, scan_target
 
 OPTIONS = ScanOptions()
 

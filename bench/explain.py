@@ -36,8 +36,8 @@ def main() -> None:
     args = c.arguments(__doc__ or "")
     print(c.machine_line())
     try:
-        from dlldoctor.explain import explain_text
-        from dlldoctor.ruleset import load_rule_set
+        from dlldoctor.diagnose.explain import explain_text
+        from dlldoctor.kb.ruleset import load_rule_set
     except ImportError as e:  # explain is built elsewhere; this bench runs once it exists
         print(f"explain is not available yet ({e}); nothing measured")
         return

@@ -14,15 +14,15 @@ import json
 
 import _common as c
 
-from dlldoctor.catalog import default_threads
+from dlldoctor.cache.pe_facts import default_threads
 
 GOAL_MB = 400.0
 
 SCAN = (
     c.PEAK_RSS_SNIPPET
     + """
-from dlldoctor.catalog import Catalog
-from dlldoctor.scan import ScanOptions, scan_target
+from dlldoctor.cache.pe_facts import Catalog
+from dlldoctor.scan.target import ScanOptions, scan_target
 scan_target(sys.argv[1] if len(sys.argv) > 1 else {path!r}, ScanOptions(), Catalog(threads={threads}))
 print(peak_mb())
 """
@@ -30,7 +30,7 @@ print(peak_mb())
 IMPORTS = (
     c.PEAK_RSS_SNIPPET
     + """
-import lief, dlldoctor.scan, dlldoctor.pe_lief
+import lief, dlldoctor.scan.target, dlldoctor.pe.lief_backend
 print(peak_mb())
 """
 )

@@ -20,11 +20,14 @@ from typing import Any
 
 import _common as c
 
-from dlldoctor import catalog as catalog_module
-from dlldoctor import installfacts, pe, pe_lief, scan
-from dlldoctor.catalog import Catalog
-from dlldoctor.factcache import FactCache
-from dlldoctor.scan import ScanOptions, scan_target
+from dlldoctor.cache import pe_facts as catalog_module
+from dlldoctor.cache.pe_facts import Catalog
+from dlldoctor.cache.pe_store import FactCache
+from dlldoctor.install import metadata as installfacts
+from dlldoctor.pe import lief_backend as pe_lief
+from dlldoctor.pe import model as pe
+from dlldoctor.scan import target as scan
+from dlldoctor.scan.target import ScanOptions, scan_target
 
 TIMES: dict[str, float] = defaultdict(float)
 _LOCK = threading.Lock()

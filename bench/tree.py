@@ -19,9 +19,9 @@ from pathlib import Path
 
 import _common as c
 
-from dlldoctor.catalog import Catalog, default_threads
-from dlldoctor.factcache import FactCache
-from dlldoctor.scan import ScanOptions, scan_target
+from dlldoctor.cache.pe_facts import Catalog, default_threads
+from dlldoctor.cache.pe_store import FactCache
+from dlldoctor.scan.target import ScanOptions, scan_target
 
 
 def unpacked(path: Path) -> Path:
@@ -40,7 +40,7 @@ def unpacked(path: Path) -> Path:
 
 
 def pe_files(tree: Path) -> list[Path]:
-    from dlldoctor.inventory import FolderSource
+    from dlldoctor.install.sources import FolderSource
 
     return [tree / e.relpath for e in FolderSource(tree).entries()]
 

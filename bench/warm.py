@@ -17,8 +17,8 @@ from pathlib import Path
 import _common as c
 from cold import ours
 
-from dlldoctor.catalog import default_threads
-from dlldoctor.factcache import FactCache
+from dlldoctor.cache.pe_facts import default_threads
+from dlldoctor.cache.pe_store import FactCache
 
 
 def bench_wheel(label: str, repeat: int) -> None:

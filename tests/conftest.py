@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 if TYPE_CHECKING:
-    from dlldoctor.ruleset import RuleSet
+    from dlldoctor.kb.ruleset import RuleSet
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,6 +24,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if "DLLDOCTOR_CACHE_DIR" not in os.environ:
         os.environ["DLLDOCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="dlldoctor-test-cache-")
+
+
 PE_BIN = ROOT / "corpus" / "pe" / "bin"
 
 
@@ -65,6 +67,6 @@ def _link_or_copy(src: str, dst: str) -> None:
 @pytest.fixture(scope="session")
 def rule_set() -> RuleSet:
     """The built-in rule set, loaded once (the session's cache folder is private, see above)."""
-    from dlldoctor.ruleset import load_rule_set
+    from dlldoctor.kb.ruleset import load_rule_set
 
     return load_rule_set()

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from dlldoctor import factcache
-from dlldoctor.catalog import Catalog
-from dlldoctor.factcache import FILE_NAME, FactCache, decode, encode
-from dlldoctor.inventory import open_target
-from dlldoctor.pe import PEImage
-from dlldoctor.pe_layout import DefectError
-from dlldoctor.scan import ScanOptions, scan_target
+from dlldoctor.cache import pe_store as factcache
+from dlldoctor.cache.pe_facts import Catalog
+from dlldoctor.cache.pe_store import FILE_NAME, FactCache, decode, encode
+from dlldoctor.install.sources import open_target
+from dlldoctor.pe.layout import DefectError
+from dlldoctor.pe.model import PEImage
+from dlldoctor.scan.target import ScanOptions, scan_target
 
 PY311 = ScanOptions(python="3.11")
 HOUR_AGO = time.time() - 3600

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from dlldoctor.cli import main
-from dlldoctor.rulecatalog import check_catalog, render_catalog
-from dlldoctor.ruleset import load_rule_set
+from dlldoctor.formats.rule_catalog import check_catalog, render_catalog
+from dlldoctor.kb.ruleset import load_rule_set
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -20,8 +20,13 @@ EXAMPLE = ROOT / "corpus" / "examples" / "site-packages"
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "dlldoctor", *args], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "dlldoctor", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
 
 
 def test_example_exit_1_and_names_the_chain() -> None:
@@ -65,7 +70,10 @@ def test_markdown_report() -> None:
     done = run("scan", str(EXAMPLE), "--python", "3.11", "--format", "markdown")
     assert done.returncode == 1
     assert done.stdout.startswith("### dlldoctor scan:")
-    assert "| error | missing-dll | `pymod.cp311-win_amd64.pyd` → `chain_a.dll` → `chain_b.dll` → `chain_c.dll` |" in done.stdout
+    assert (
+        "| error | missing-dll | `pymod.cp311-win_amd64.pyd` → `chain_a.dll` → `chain_b.dll` → `chain_c.dll` |"
+        in done.stdout
+    )
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from dlldoctor.accuracy import Report, evaluate, load_cases, render_markdown, render_summary
-from dlldoctor.ruleset import load_rule_set
+from dlldoctor.diagnose.accuracy import Report, evaluate, load_cases, render_markdown, render_summary
+from dlldoctor.kb.ruleset import load_rule_set
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus" / "errors"

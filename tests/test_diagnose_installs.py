@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import wheelcache
 
-from dlldoctor.diagnose_scan import diagnose_results
-from dlldoctor.scan import ScanOptions, ScanResult, scan_target
+from dlldoctor.diagnose.verdicts import diagnose_results
+from dlldoctor.scan.target import ScanOptions, ScanResult, scan_target
 
 pytestmark = pytest.mark.wheels
 

@@ -233,10 +233,15 @@ def test_binary_garbage_is_a_clear_error(tmp_path: Path) -> None:
     random_text = tmp_path / "noise.txt"
     random_text.write_bytes(os.urandom(20000).replace(b"\0", b"x"))
     done = run("explain", "--file", str(random_text))
-    assert (done.returncode, done.stderr) == (2, "dlldoctor: error: this looks like a binary file, not an error text\n")
+    assert (done.returncode, done.stderr) == (
+        2,
+        "dlldoctor: error: this looks like a binary file, not an error text\n",
+    )
     # A real paste with ANSI colours and tabs is text.
     coloured = tmp_path / "coloured.txt"
-    coloured.write_bytes(b"\tImportError: DLL load failed while importing _C: \x1b[31mThe specified module could not be found.\x1b[0m\n")
+    coloured.write_bytes(
+        b"\tImportError: DLL load failed while importing _C: \x1b[31mThe specified module could not be found.\x1b[0m\n"
+    )
     assert run("explain", "--file", str(coloured)).returncode == 1
 
 
@@ -245,7 +250,7 @@ def test_explain_starts_fast_and_imports_nothing_heavy() -> None:
         "import sys, time, io, contextlib; t = time.perf_counter()\n"
         "from dlldoctor.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()): main(['explain', sys.argv[1]])\n"
-        "heavy = sorted(m for m in ('lief', 'pefile', 'jsonschema', 'rich', 'yaml', 'dlldoctor.scan') if m in sys.modules)\n"
+        "heavy = sorted(m for m in ('lief', 'pefile', 'jsonschema', 'rich', 'yaml', 'dlldoctor.scan.target') if m in sys.modules)\n"
         "print(heavy, time.perf_counter() - t)\n"
     )
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
@@ -270,8 +275,8 @@ def test_ten_megabytes_of_a_noisy_log_with_every_rule_in_about_a_second() -> Non
     """Words that start many rule patterns at once: a single RE2 set over all rules thrashed for seconds."""
     import random
 
-    from dlldoctor.explain import explain_text
-    from dlldoctor.ruleset import load_rule_set
+    from dlldoctor.diagnose.explain import explain_text
+    from dlldoctor.kb.ruleset import load_rule_set
 
     rng = random.Random(0)
     words = [

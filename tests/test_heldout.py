@@ -1,6 +1,6 @@
 """The held-out corpus (corpus/heldout/): accuracy on reports the rules were not written against.
 
-Same machinery as the corpus test (dlldoctor.accuracy). Prints top-1/top-3 overall, per category and per
+Same machinery as the corpus test (dlldoctor.diagnose.accuracy). Prints top-1/top-3 overall, per category and per
 language, the misses, and what the rules say about the cases whose cause lies outside the taxonomy
 (`other.yaml`, not scored). Asserts only a modest floor, so today's figure is measured, not pinned.
 """
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dlldoctor.accuracy import Case, CaseResult, Report, evaluate, load_cases, run_case
-from dlldoctor.ruleset import RuleSet, load_rule_set
+from dlldoctor.diagnose.accuracy import Case, CaseResult, Report, evaluate, load_cases, run_case
+from dlldoctor.kb.ruleset import RuleSet, load_rule_set
 
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT = ROOT / "corpus" / "heldout"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from test_heldout import CORPUS, HELDOUT, OUTSIDE, _pct, _raw, _squash
 
-from dlldoctor.accuracy import evaluate, load_cases
-from dlldoctor.ruleset import load_rule_set
+from dlldoctor.diagnose.accuracy import evaluate, load_cases
+from dlldoctor.kb.ruleset import load_rule_set
 
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT2 = ROOT / "corpus" / "heldout2"

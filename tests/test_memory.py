@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from dlldoctor.pe_layout import read_compact
-from dlldoctor.zipmember import _OUT_CAP, MemberReader
+from dlldoctor.install.zipmember import _OUT_CAP, MemberReader
+from dlldoctor.pe.layout import read_compact
 
 MB = 1 << 20
 

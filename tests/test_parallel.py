@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from dlldoctor import zipmember
-from dlldoctor.catalog import Catalog
+from dlldoctor.cache.pe_facts import Catalog
 from dlldoctor.errors import InputError
-from dlldoctor.inventory import open_target
-from dlldoctor.parallel import dumps_result, loads_result, scan_all
-from dlldoctor.pe_layout import DefectError, read_compact
-from dlldoctor.progress import TerminalProgress, wants_display
-from dlldoctor.scan import ScanOptions, scan_target
-from dlldoctor.zipmember import MemberReader
+from dlldoctor.install import zipmember
+from dlldoctor.install.progress import TerminalProgress, wants_display
+from dlldoctor.install.sources import open_target
+from dlldoctor.install.zipmember import MemberReader
+from dlldoctor.pe.layout import DefectError, read_compact
+from dlldoctor.scan.batch import dumps_result, loads_result, scan_all
+from dlldoctor.scan.target import ScanOptions, scan_target
 
 PY311 = ScanOptions(python="3.11")
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from dlldoctor import pe_pefile
 from dlldoctor.errors import PEFormatError
-from dlldoctor.pe_exports import read_exports
-from dlldoctor.pe_layout import DIR_EXPORT, read_compact, read_layout
+from dlldoctor.pe import pefile_backend as pe_pefile
+from dlldoctor.pe.exports import read_exports
+from dlldoctor.pe.layout import DIR_EXPORT, read_compact, read_layout
 
 FIXTURES = ["chain_c.dll", "forwarder.dll", "versioned.dll", "pymod.cp311-win_amd64.pyd", "app.exe"]
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from pefiles import copy_fixtures as copy
 
-from dlldoctor.families import families_from_data
-from dlldoctor.probes import ProbeContext, answer
+from dlldoctor.diagnose.probes import ProbeContext, answer
+from dlldoctor.kb.families import families_from_data
+from dlldoctor.kb.model import Probe
 from dlldoctor.resources import load_data
-from dlldoctor.rules import Probe
-from dlldoctor.scan import ScanOptions, scan_target
+from dlldoctor.scan.target import ScanOptions, scan_target
 
 FAMILIES = families_from_data(load_data("families"))
 
@@ -180,7 +180,7 @@ def test_cuda_major(pe_bin: Path, tmp_path: Path) -> None:
 
 
 def test_cuda_version_mismatch_is_diagnosed(pe_bin: Path, tmp_path: Path) -> None:
-    from dlldoctor.diagnose_scan import diagnose_results
+    from dlldoctor.diagnose.verdicts import diagnose_results
 
     folder = tmp_path / "t"
     folder.mkdir()

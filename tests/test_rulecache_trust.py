@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dlldoctor import rulecache
+from dlldoctor.cache import rule_store as rulecache
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from dlldoctor.cli import main
+from dlldoctor.diagnose.examples import run_examples
 from dlldoctor.errors import RuleError
+from dlldoctor.kb.ruleset import lint_rule_set, load_rule_set
 from dlldoctor.resources import rules_root
-from dlldoctor.ruleset import lint_rule_set, load_rule_set
-from dlldoctor.ruletest import run_examples
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -310,7 +310,8 @@ def test_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cache_is_used_and_a_corrupt_entry_is_rebuilt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dlldoctor import rulecache, ruleset
+    from dlldoctor.cache import rule_store as rulecache
+    from dlldoctor.kb import ruleset
 
     root = scratch(tmp_path, {"paging-file/p1.yaml": GOOD.format(id="p1", category="paging-file")})
     first = load_rule_set(root)

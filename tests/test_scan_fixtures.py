@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pefiles import copy_fixtures as copy
 
-from dlldoctor.scan import ScanOptions, scan_target
+from dlldoctor.scan.target import ScanOptions, scan_target
 
 
 def kinds(result) -> set[tuple[str, str, str | None]]:
@@ -19,7 +19,12 @@ def test_healthy_chain_has_no_finding(pe_bin: Path, tmp_path: Path) -> None:
     folder = copy(pe_bin, tmp_path / "t", "chain_a.dll", "chain_b.dll", "chain_c.dll", "app.exe")
     result = scan_target(str(folder), ScanOptions(python="3.11"))
     assert result.findings == []
-    assert sorted(f.entry.relpath for f in result.files) == ["app.exe", "chain_a.dll", "chain_b.dll", "chain_c.dll"]
+    assert sorted(f.entry.relpath for f in result.files) == [
+        "app.exe",
+        "chain_a.dll",
+        "chain_b.dll",
+        "chain_c.dll",
+    ]
 
 
 def test_missing_leaf_names_the_whole_chain(pe_bin: Path, tmp_path: Path) -> None:
@@ -54,8 +59,15 @@ def test_pe_found_by_magic_not_extension(pe_bin: Path) -> None:
 
 
 def test_python_version_decides_which_pythonXY_dll_is_there(pe_bin: Path, tmp_path: Path) -> None:
-    folder = copy(pe_bin, tmp_path / "t", "pymod.cp311-win_amd64.pyd", "pymod312.cp312-win_amd64.pyd",
-                  "chain_a.dll", "chain_b.dll", "chain_c.dll")
+    folder = copy(
+        pe_bin,
+        tmp_path / "t",
+        "pymod.cp311-win_amd64.pyd",
+        "pymod312.cp312-win_amd64.pyd",
+        "chain_a.dll",
+        "chain_b.dll",
+        "chain_c.dll",
+    )
     under_311 = scan_target(str(folder), ScanOptions(python="3.11"))
     under_312 = scan_target(str(folder), ScanOptions(python="3.12"))
     assert kinds(under_311) == {("missing-dll", "python312.dll", None)}
@@ -75,8 +87,11 @@ def test_wrong_machine_dependency_is_reported_at_the_first_candidate(pe_bin: Pat
     good = copy(pe_bin, tmp_path / "path", "chain_c.dll")
     result = scan_target(str(folder), ScanOptions(python="3.11", path=(str(good),)))
     assert ("arch-mismatch", "chain_c.dll", None) in kinds(result)
-    mismatch = next(f for f in result.findings if f.kind == "arch-mismatch" and f.dll == "chain_c.dll"
-                    and len(f.chain) > 1)
+    mismatch = next(
+        f
+        for f in result.findings
+        if f.kind == "arch-mismatch" and f.dll == "chain_c.dll" and len(f.chain) > 1
+    )
     assert mismatch.chain == ("pymod.cp311-win_amd64.pyd", "chain_a.dll", "chain_b.dll", "chain_c.dll")
 
 
@@ -120,7 +135,10 @@ def test_forwarder_target_dll_missing(pe_bin: Path, tmp_path: Path) -> None:
     result = scan_target(str(folder), ScanOptions(python="3.11"))
     (finding,) = result.findings
     assert finding.kind == "missing-symbol"
-    assert set(finding.symbols) == {"fwd_func (forwarded to chain_c.c_func)", "fwd_missing (forwarded to chain_c.nope)"}
+    assert set(finding.symbols) == {
+        "fwd_func (forwarded to chain_c.c_func)",
+        "fwd_missing (forwarded to chain_c.nope)",
+    }
 
 
 def test_api_sets_and_vc_runtime_resolve_by_profile_and_by_copy(pe_bin: Path, tmp_path: Path) -> None:

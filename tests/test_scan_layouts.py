@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from dlldoctor.scan import ScanOptions, scan_target
+from dlldoctor.scan.target import ScanOptions, scan_target
 
 CHAIN = ("chain_a.dll", "chain_b.dll", "chain_c.dll")
 
@@ -33,7 +33,9 @@ def test_delvewheel_libs_folder_is_an_add_dll_directory(pe_bin: Path, tmp_path: 
         put(pe_bin / "x64" / name, site / "pkg.libs" / name)
     result = scan_target(str(site), ScanOptions(python="3.11"))
     assert result.findings == []
-    assert edge(result, "pkg/pymod.cp311-win_amd64.pyd", "chain_a.dll").reason == "add_dll_directory: pkg.libs"
+    assert (
+        edge(result, "pkg/pymod.cp311-win_amd64.pyd", "chain_a.dll").reason == "add_dll_directory: pkg.libs"
+    )
     shutil.rmtree(site / "pkg.libs")
     result = scan_target(str(site), ScanOptions(python="3.11"))
     assert [(f.kind, f.dll) for f in result.findings] == [("missing-dll", "chain_a.dll")]
@@ -45,7 +47,10 @@ def test_env_root_is_recognised_and_python_exe_folder_is_searched(pe_bin: Path, 
     for name in CHAIN:
         put(pe_bin / "x64" / name, root / name)
     (root / "pyvenv.cfg").write_text("home = C:\\Python311\n")
-    put(pe_bin / "x64" / "pymod.cp311-win_amd64.pyd", root / "Lib" / "site-packages" / "pymod.cp311-win_amd64.pyd")
+    put(
+        pe_bin / "x64" / "pymod.cp311-win_amd64.pyd",
+        root / "Lib" / "site-packages" / "pymod.cp311-win_amd64.pyd",
+    )
     result = scan_target(str(root), ScanOptions())
     assert result.environment.env_type == "venv"
     assert result.environment.python == (3, 11)
@@ -63,19 +68,25 @@ def test_conda_library_bin_is_searched(pe_bin: Path, tmp_path: Path) -> None:
     put(pe_bin / "x64" / "chain_a.dll", root / "chain_a.dll")
     (root / "conda-meta").mkdir()
     (root / "conda-meta" / "python-3.11.7-h0.json").write_text("{}")
-    put(pe_bin / "x64" / "pymod.cp311-win_amd64.pyd", root / "Lib" / "site-packages" / "pymod.cp311-win_amd64.pyd")
+    put(
+        pe_bin / "x64" / "pymod.cp311-win_amd64.pyd",
+        root / "Lib" / "site-packages" / "pymod.cp311-win_amd64.pyd",
+    )
     result = scan_target(str(root), ScanOptions(python="3.11"))
     assert result.environment.env_type == "conda"
     pyd_findings = [f for f in result.findings if f.chain[0].endswith(".pyd")]
     assert pyd_findings == []
-    assert edge(result, "Lib/site-packages/pymod.cp311-win_amd64.pyd", "chain_b.dll").reason == "conda: Library\\bin"
+    assert (
+        edge(result, "Lib/site-packages/pymod.cp311-win_amd64.pyd", "chain_b.dll").reason
+        == "conda: Library\\bin"
+    )
 
 
 def test_dependent_load_flags_map_to_search_lists(pe_bin: Path, tmp_path: Path) -> None:
     """DependentLoadFlags use LoadLibraryEx's bits; each maps to the folders Microsoft documents."""
-    from dlldoctor.catalog import Catalog
-    from dlldoctor.environment import Folder
-    from dlldoctor.loader import (
+    from dlldoctor.cache.pe_facts import Catalog
+    from dlldoctor.loader.environment import Folder
+    from dlldoctor.loader.resolution import (
         APPLICATION_DIR,
         DEFAULT_DIRS,
         LOAD_DIR,

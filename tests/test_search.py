@@ -8,8 +8,8 @@ import re
 import pytest
 
 from dlldoctor.cli import main
-from dlldoctor.ruleset import RuleSet
-from dlldoctor.search import search, terms
+from dlldoctor.kb.ruleset import RuleSet
+from dlldoctor.kb.search import search, terms
 
 
 def top(query: str, rule_set: RuleSet, n: int = 3) -> list[str]:

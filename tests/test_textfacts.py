@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from dlldoctor.families import Families, base_name
-from dlldoctor.ruleset import RuleSet
-from dlldoctor.textfacts import ErrorFacts, extract_facts
-from dlldoctor.textnorm import normalize_text
+from dlldoctor.kb.families import Families, base_name
+from dlldoctor.kb.ruleset import RuleSet
+from dlldoctor.text.facts import ErrorFacts, extract_facts
+from dlldoctor.text.normalize import normalize_text
 
 
 def facts(text: str, rule_set: RuleSet) -> ErrorFacts:
@@ -435,7 +435,9 @@ def test_the_corpus_yields_facts_for_most_cases(rule_set: RuleSet) -> None:
 def test_a_localized_message_inside_a_long_log_is_found(rule_set: RuleSet) -> None:
     filler = "2024-01-01 12:00:00 INFO step 1234 loss 0.1234\n" * 20_000
     assert len(filler.encode()) > 256 << 10  # past the short-paste screen: the literal set does the work
-    f = facts(filler + "ImportError: DLL load failed while importing _C: 找不到指定的模块。\n" + filler, rule_set)
+    f = facts(
+        filler + "ImportError: DLL load failed while importing _C: 找不到指定的模块。\n" + filler, rule_set
+    )
     assert (f.error_code, f.language, f.module) == (126, "zh-CN", "_C")
     f = facts(filler + "由于找不到 VCRUNTIME140_1.dll，无法继续执行代码。\n", rule_set)
     assert (f.error_code, f.dll) == (126, "vcruntime140_1.dll")

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import wheelcache
 
-from dlldoctor import pe_pefile
-from dlldoctor.pe import PEImage
-from dlldoctor.scan import ScanOptions, scan_target
+from dlldoctor.pe import pefile_backend as pe_pefile
+from dlldoctor.pe.model import PEImage
+from dlldoctor.scan.target import ScanOptions, scan_target
 
 pytestmark = pytest.mark.wheels
 
@@ -56,7 +56,9 @@ def test_unpacked_folder_gives_the_same_findings_and_facts(torch_wheel: Path, to
     from_wheel = scan_target(str(torch_wheel), PY311)
     from_folder = scan_target(str(torch_tree), PY311)
     assert signature(from_folder) == signature(from_wheel)
-    assert {f.entry.relpath: f.facts for f in from_folder.files} == {f.entry.relpath: f.facts for f in from_wheel.files}
+    assert {f.entry.relpath: f.facts for f in from_folder.files} == {
+        f.entry.relpath: f.facts for f in from_wheel.files
+    }
 
 
 def test_lief_and_pefile_agree_on_every_pe_in_the_wheel(torch_wheel: Path) -> None:
@@ -72,7 +74,10 @@ def test_lief_and_pefile_agree_on_every_pe_in_the_wheel(torch_wheel: Path) -> No
             assert ours.export_ordinals == oracle.export_ordinals, report.entry.relpath
             assert ours.forwarders == oracle.forwarders, report.entry.relpath
             assert (ours.machine, ours.linker_version, ours.file_version) == (
-                oracle.machine, oracle.linker_version, oracle.file_version)
+                oracle.machine,
+                oracle.linker_version,
+                oracle.file_version,
+            )
 
 
 def test_removed_dll_is_missing_with_its_chain(torch_copy: Path) -> None:
@@ -153,8 +158,9 @@ def test_path_fallback_rescues_with_a_matching_copy(torch_copy: Path, tmp_path: 
     assert {f.kind for f in scan_target(str(torch_copy), PY311).errors} == {"missing-dll"}
 
 
-def test_32bit_msvcp140_next_to_python_exe_is_an_arch_mismatch(torch_copy: Path, tmp_path: Path,
-                                                              pe_bin: Path) -> None:
+def test_32bit_msvcp140_next_to_python_exe_is_an_arch_mismatch(
+    torch_copy: Path, tmp_path: Path, pe_bin: Path
+) -> None:
     app_dir = tmp_path / "python"
     app_dir.mkdir()
     shutil.copy(pe_bin / "x86" / "chain_c.dll", app_dir / "msvcp140.dll")

@@ -29,8 +29,11 @@ def _matching(spec: str, platform: str) -> list[Path]:
     name, _, version = spec.partition("==")
     stem = name.replace("-", "_").lower()
     tag = {"win_amd64": "win_amd64", "win32": "win32", "win_arm64": "win_arm64"}[platform]
-    return sorted(p for p in CACHE.glob("*.whl")
-                  if p.name.lower().startswith(f"{stem}-{version}-") and p.name.endswith(f"{tag}.whl"))
+    return sorted(
+        p
+        for p in CACHE.glob("*.whl")
+        if p.name.lower().startswith(f"{stem}-{version}-") and p.name.endswith(f"{tag}.whl")
+    )
 
 
 def wheel(spec: str, platform: str = "win_amd64", python: str = "3.11") -> Path:
@@ -39,8 +42,23 @@ def wheel(spec: str, platform: str = "win_amd64", python: str = "3.11") -> Path:
     if found:
         return found[0]
     CACHE.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--platform",
-               platform, "--python-version", python, "--disable-pip-version-check", "-q", "-d", str(CACHE), spec]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--platform",
+        platform,
+        "--python-version",
+        python,
+        "--disable-pip-version-check",
+        "-q",
+        "-d",
+        str(CACHE),
+        spec,
+    ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     found = _matching(spec, platform)
     if done.returncode != 0 or not found:

@@ -21,11 +21,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dlldoctor.environment import folder_of
-from dlldoctor.findings import from_tree
-from dlldoctor.inventory import Entry
-from dlldoctor.loader import Loader, Node, Operation, Process, Resolution, SearchDir
-from dlldoctor.scan import ScanOptions, ScanResult, scan_target
+from dlldoctor.install.sources import Entry
+from dlldoctor.loader.environment import folder_of
+from dlldoctor.loader.findings import from_tree
+from dlldoctor.loader.resolution import Loader, Node, Operation, Process, Resolution, SearchDir
+from dlldoctor.scan.target import ScanOptions, ScanResult, scan_target
 
 from .layouts import Layout, Op
 from .runner import HarnessRun, OpRun, WineSession

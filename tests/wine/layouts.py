@@ -25,7 +25,7 @@ dlldoctor result it is compared with:
 ``delay:REL:DLL``   the delay-load edge to DLL in the tree of ``site/REL``
 ``program:REL``     the "program start" tree of the EXE ``site/REL`` (the EXE itself is run, no harness)
 ``ext-dirs:REL``    dlldoctor's extension-module load of ``site/REL`` with exactly the layout's
-                    add_dll_directory folders, in the order added (dlldoctor.loader used directly)
+                    add_dll_directory folders, in the order added (dlldoctor.loader.resolution used directly)
 
 ``expect`` is Wine's outcome of that operation (``ok``, ``126``, ``193``, ``fallback-ok``,
 ``fallback-126``, ``init-failed``, ``returned``, ``7E``, ``7F``) and ``bound`` where Wine binds the

@@ -13,8 +13,8 @@ from dlldoctor.cli.scan_options import add_environment_options
 from dlldoctor.errors import InputError
 
 if TYPE_CHECKING:
-    from dlldoctor.explain import Explanation
-    from dlldoctor.ruleset import RuleSet
+    from dlldoctor.diagnose.explain import Explanation
+    from dlldoctor.kb.ruleset import RuleSet
 
 NAME = "explain"
 HELP = "explain a DLL load error from its text (a traceback, a pop-up, a log): facts, likely causes, fixes"
@@ -110,9 +110,9 @@ def execute(args: argparse.Namespace) -> int:
     if looks_binary(text):
         raise InputError("this looks like a binary file, not an error text")
 
-    from dlldoctor.explain import explain_text
+    from dlldoctor.diagnose.explain import explain_text
     from dlldoctor.formats import explain as fmt
-    from dlldoctor.ruleset import load_rule_set
+    from dlldoctor.kb.ruleset import load_rule_set
 
     rule_set = load_rule_set(args.rules)
     ex = explain_text(text, rule_set, lang=args.lang)
@@ -129,10 +129,10 @@ def execute(args: argparse.Namespace) -> int:
 
 def _with_targets(args: argparse.Namespace, ex: Explanation, rule_set: RuleSet) -> int:
     """The text's causes, each confirmed, refuted or left open by probes on the scanned targets."""
-    from dlldoctor.explain_target import check
+    from dlldoctor.diagnose.crosscheck import check
     from dlldoctor.formats import explain as fmt
     from dlldoctor.formats import explain_target as target_fmt
-    from dlldoctor.scan import ScanOptions, scan_target
+    from dlldoctor.scan.target import ScanOptions, scan_target
 
     options = ScanOptions(
         python=args.python, app_dir=args.app_dir, path=tuple(args.path), system_dir=args.system_dir

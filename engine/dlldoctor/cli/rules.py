@@ -88,7 +88,7 @@ def _add_accuracy(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def _accuracy(args: argparse.Namespace) -> int:
-    from dlldoctor.accuracy import evaluate, load_cases, render_markdown, render_summary
+    from dlldoctor.diagnose.accuracy import evaluate, load_cases, render_markdown, render_summary
 
     rule_set = _load(args)
     report = evaluate(load_cases(args.corpus), rule_set)
@@ -129,7 +129,7 @@ def execute(args: argparse.Namespace) -> int:
 
 
 def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from dlldoctor.ruleset import load_rule_set
+    from dlldoctor.kb.ruleset import load_rule_set
 
     return load_rule_set(args.rules)
 
@@ -174,7 +174,7 @@ def _show(args: argparse.Namespace) -> int:
     rule_set = _load(args)
     rule = rule_set.get(args.rule_id)
     if rule is None:
-        from dlldoctor.search import suggest
+        from dlldoctor.kb.search import suggest
 
         hint = suggest(args.rule_id, rule_set)
         raise InputError(f"no rule {args.rule_id!r}" + (f"; did you mean {hint}?" if hint else ""))
@@ -188,8 +188,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
+    from dlldoctor.kb.ruleset import lint_rule_set
     from dlldoctor.resources import rules_root
-    from dlldoctor.ruleset import lint_rule_set
 
     root = args.rules or rules_root()
     rule_set, problems = lint_rule_set(root)
@@ -204,7 +204,7 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _test(args: argparse.Namespace) -> int:
-    from dlldoctor.ruletest import example_line, run_examples
+    from dlldoctor.diagnose.examples import example_line, run_examples
 
     rule_set = _load(args)
     unknown = [i for i in args.rule_ids if rule_set.get(i) is None]
@@ -243,8 +243,8 @@ def _test(args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
+    from dlldoctor.kb.scaffold import write_skeleton
     from dlldoctor.resources import rules_root
-    from dlldoctor.scaffold import write_skeleton
 
     path = write_skeleton(args.rules or rules_root(), args.rule_id, args.category)
     write(
@@ -254,7 +254,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _catalog(args: argparse.Namespace) -> int:
-    from dlldoctor.rulecatalog import check_catalog, write_catalog
+    from dlldoctor.formats.rule_catalog import check_catalog, write_catalog
 
     rule_set = _load(args)
     if args.check:

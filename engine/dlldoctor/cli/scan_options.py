@@ -7,8 +7,8 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dlldoctor.parallel import CacheChoice
-    from dlldoctor.scan import ScanOptions, ScanResult
+    from dlldoctor.scan.batch import CacheChoice
+    from dlldoctor.scan.target import ScanOptions, ScanResult
 
 
 def add_environment_options(parser: argparse.ArgumentParser, with_rules: bool = True) -> None:
@@ -28,7 +28,7 @@ def add_environment_options(parser: argparse.ArgumentParser, with_rules: bool = 
 def scan_options(args: argparse.Namespace) -> ScanOptions:
     from pathlib import Path
 
-    from dlldoctor.scan import ScanOptions
+    from dlldoctor.scan.target import ScanOptions
 
     return ScanOptions(
         python=args.python,
@@ -69,7 +69,7 @@ def _positive(text: str) -> int:
 def cache_choice(args: argparse.Namespace) -> CacheChoice:
     from pathlib import Path
 
-    from dlldoctor.parallel import CacheChoice
+    from dlldoctor.scan.batch import CacheChoice
 
     if getattr(args, "no_cache", False):
         import os
@@ -85,8 +85,8 @@ def run_scans(args: argparse.Namespace, options: ScanOptions) -> list[ScanResult
 
     Each target is diagnosed where it was scanned, so a batch diagnoses in parallel too.
     """
-    from dlldoctor.parallel import scan_all
-    from dlldoctor.progress import TerminalProgress, wants_display
+    from dlldoctor.install.progress import TerminalProgress, wants_display
+    from dlldoctor.scan.batch import scan_all
 
     jobs, cache = getattr(args, "jobs", None), cache_choice(args)
     if not wants_display(sys.stderr, getattr(args, "quiet", False)):

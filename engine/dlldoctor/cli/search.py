@@ -32,8 +32,8 @@ def execute(args: argparse.Namespace) -> int:
 
     printable_output()
     from dlldoctor.formats.style import Style
-    from dlldoctor.ruleset import load_rule_set
-    from dlldoctor.search import search, terms
+    from dlldoctor.kb.ruleset import load_rule_set
+    from dlldoctor.kb.search import search, terms
 
     query = " ".join(args.query)
     if not terms(query):

@@ -24,7 +24,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def execute(args: argparse.Namespace) -> int:
     from dlldoctor.formats import tree_text
-    from dlldoctor.scan import module_name, scan_target
+    from dlldoctor.scan.target import module_name, scan_target
 
     result = scan_target(args.target, scan_options(args))
     trees = result.trees

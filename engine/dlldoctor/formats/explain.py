@@ -5,10 +5,10 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from dlldoctor.explain import Diagnosis, Explanation, code_label, leading_per_category, why
-from dlldoctor.families import Families
+from dlldoctor.diagnose.explain import Diagnosis, Explanation, code_label, leading_per_category, why
 from dlldoctor.formats.rule_text import SHELL_LABEL, fix_dict, fix_lines
 from dlldoctor.formats.style import Style
+from dlldoctor.kb.families import Families
 
 JSON_VERSION = 1
 SHOWN_IN_FULL = 3

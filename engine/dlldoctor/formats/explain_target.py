@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from dlldoctor.explain import Explanation
-from dlldoctor.explain_target import CheckedDiagnosis
-from dlldoctor.families import Families
+from dlldoctor.diagnose.crosscheck import CheckedDiagnosis
+from dlldoctor.diagnose.explain import Explanation
 from dlldoctor.formats.explain import explanation_dict
 from dlldoctor.formats.style import Style
-from dlldoctor.scan import ScanResult
+from dlldoctor.kb.families import Families
+from dlldoctor.scan.target import ScanResult
 
 _WORDS = {
     "en": {

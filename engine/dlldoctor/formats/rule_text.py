@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from dlldoctor.formats.style import Style
-from dlldoctor.rules import Fix, Rule
+from dlldoctor.kb.model import Fix, Rule
 
 SHELL_LABEL = {"cmd": "cmd", "powershell": "PowerShell", "bash": "bash", "conda": "conda", "pip": "pip"}
 

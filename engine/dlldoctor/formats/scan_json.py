@@ -6,10 +6,10 @@ import json
 from typing import Any
 
 from dlldoctor import __version__
-from dlldoctor.environment import Environment
-from dlldoctor.findings import Finding
-from dlldoctor.pe import PEImage
-from dlldoctor.scan import FileReport, ScanResult
+from dlldoctor.loader.environment import Environment
+from dlldoctor.loader.findings import Finding
+from dlldoctor.pe.model import PEImage
+from dlldoctor.scan.target import FileReport, ScanResult
 
 REPORT_VERSION = 1
 

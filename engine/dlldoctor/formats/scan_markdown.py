@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dlldoctor.pe import PEImage
-from dlldoctor.scan import ScanResult
+from dlldoctor.pe.model import PEImage
+from dlldoctor.scan.target import ScanResult
 
 
 def _cell(text: str) -> str:

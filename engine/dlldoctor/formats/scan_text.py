@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dlldoctor.diagnose_scan import ProbedRule
-from dlldoctor.findings import Finding
+from dlldoctor.diagnose.verdicts import ProbedRule
 from dlldoctor.formats.style import Style
-from dlldoctor.pe import PEImage
-from dlldoctor.scan import ScanResult
+from dlldoctor.loader.findings import Finding
+from dlldoctor.pe.model import PEImage
+from dlldoctor.scan.target import ScanResult
 
 MARK = {"error": ("✗", "red"), "warning": ("!", "yellow"), "info": ("i", "cyan")}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dlldoctor.formats.style import Style
-from dlldoctor.loader import Node
+from dlldoctor.loader.resolution import Node
 
 
 def _label(node: Node, style: Style) -> str:

@@ -1,0 +1,240 @@
+"""A rule set: the rules of one folder with the taxonomy and reference data they rely on.
+
+:func:`lint_rule_set` checks everything at once and returns every problem with its file and line;
+:func:`load_rule_set` returns the valid set (through the cache) or raises one :class:`RuleError` that
+lists the problems.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dlldoctor.errors import RuleError
+from dlldoctor.kb.families import Families, check_families, families_from_data
+from dlldoctor.kb.messages import Messages, check_messages, messages_from_data
+from dlldoctor.kb.model import Rule, rule_from_data
+
+if TYPE_CHECKING:  # the YAML side is needed to lint and build, not to use a cached rule set
+    from dlldoctor.kb.yamlsrc import Problem, Source
+
+RULE_SCHEMA_VERSION = 1
+_MODEL_SOURCES = (
+    "ruleset.py",
+    "rules.py",
+    "rulecheck.py",
+    "families.py",
+    "messages.py",
+    "schemas/rule.schema.json",
+)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    root: str
+    digest: str
+    categories: tuple[tuple[str, str], ...]  # (category id, description) in taxonomy order
+    families: Families
+    messages: Messages
+    rules: tuple[Rule, ...]  # sorted by id
+
+    def get(self, rule_id: str) -> Rule | None:
+        return next((r for r in self.rules if r.id == rule_id), None)
+
+    def active_rules(self) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if r.active)
+
+
+def _data_files(root: Path) -> list[Path]:
+    files = [root / "taxonomy.yaml"]
+    data = root / "data"
+    if data.is_dir():
+        files += sorted(p for p in data.glob("*.yaml") if p.is_file())
+    return files
+
+
+def rule_files(root: Path) -> Iterator[Path]:
+    """Every file in the category folders of ``root`` (folders other than data/), sorted."""
+    for folder in sorted(
+        p for p in root.iterdir() if p.is_dir() and p.name != "data" and not p.name.startswith(".")
+    ):
+        yield from sorted(p for p in folder.iterdir() if p.is_file())
+
+
+def content_digest(root: Path) -> str:
+    """A hash of everything a rule set is made of (names and bytes), and of the engine's rule format."""
+    from dlldoctor import __version__
+
+    h = hashlib.sha256(f"dlldoctor {__version__} rules v{RULE_SCHEMA_VERSION}\n".encode())
+    # The code that turns files into the cached model is part of the key too, so a changed engine never
+    # reads a model built by an older one.
+    here = Path(__file__).parent
+    for module in _MODEL_SOURCES:
+        try:
+            h.update((here / module).read_bytes())
+        except OSError:
+            h.update(module.encode())
+    paths = [p for p in _data_files(root) if p.is_file()]
+    if root.is_dir():
+        paths += list(rule_files(root))
+    for path in paths:
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
+        try:
+            h.update(path.read_bytes())
+        except OSError:
+            h.update(b"<unreadable>")
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _rel(root: Path, path: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
+    """Check a rule set completely. Returns the set (None when anything is wrong) and every problem."""
+    from dlldoctor.kb.lint import check_rule
+    from dlldoctor.kb.yamlsrc import Problem, SourceError, read_source
+
+    root = Path(root)
+    if not root.is_dir():
+        return None, [Problem(str(root), 0, "not a folder of rules")]
+    problems: list[Problem] = []
+    display = str(root)
+
+    def where(path: Path) -> str:
+        return str(Path(display) / _rel(root, path))
+
+    def read(path: Path) -> Source | None:
+        try:
+            return read_source(path)
+        except SourceError as e:
+            problems.append(Problem(where(path), e.problem.line, e.problem.message))
+            return None
+
+    categories: dict[str, str] = {}
+    taxonomy = read(root / "taxonomy.yaml")
+    if taxonomy is not None:
+        cats = taxonomy.data.get("categories") if isinstance(taxonomy.data, dict) else None
+        if not isinstance(cats, dict) or not cats:
+            problems.append(Problem(where(taxonomy.path), 1, "expected a `categories:` mapping"))
+        else:
+            categories = {str(k): str(v) for k, v in cats.items()}
+
+    families = Families(())
+    fam_src = read(root / "data" / "families.yaml")
+    if fam_src is not None:
+        fam_problems = check_families(fam_src.data, frozenset(categories))
+        problems += [Problem(where(fam_src.path), fam_src.line(p), m) for p, m in fam_problems]
+        if not fam_problems:
+            families = families_from_data(fam_src.data)
+
+    messages = Messages((), ())
+    msg_path = root / "data" / "messages.yaml"
+    if msg_path.is_file():
+        msg_src = read(msg_path)
+        if msg_src is not None:
+            msg_problems = check_messages(msg_src.data)
+            problems += [Problem(where(msg_src.path), msg_src.line(p), m) for p, m in msg_problems]
+            if not msg_problems:
+                messages = messages_from_data(msg_src.data)
+
+    rules: list[Rule] = []
+    sources: dict[str, list[tuple[Source, int]]] = {}
+    for folder in sorted(
+        p for p in root.iterdir() if p.is_dir() and p.name != "data" and not p.name.startswith(".")
+    ):
+        if categories and folder.name not in categories:
+            problems.append(
+                Problem(where(folder), 0, f"folder {folder.name!r} is not a category of taxonomy.yaml")
+            )
+    for path in rule_files(root):
+        if path.suffix != ".yaml":
+            problems.append(Problem(where(path), 0, "rule files end in .yaml"))
+            continue
+        src = read(path)
+        if src is None:
+            continue
+        found = check_rule(src, categories=frozenset(categories), families=families.ids())
+        problems += [Problem(where(path), line, message) for line, message in found]
+        if isinstance(src.data, dict) and isinstance(src.data.get("id"), str):
+            sources.setdefault(src.data["id"], []).append((src, src.line(["id"])))
+        if not found:
+            rules.append(rule_from_data(src.data, _rel(root, path)))
+
+    for rule_id, places in sorted(sources.items()):
+        if len(places) > 1:
+            others = ", ".join(where(s.path) for s, _ in places)
+            for src, line in places:
+                problems.append(
+                    Problem(where(src.path), line, f"duplicate rule id {rule_id!r} (in {others})")
+                )
+    known = {r.id for r in rules} | set(sources)
+    for rule in rules:
+        if rule.replaced_by and rule.replaced_by not in known:
+            src = sources[rule.id][0][0]
+            problems.append(
+                Problem(
+                    where(src.path), src.line(["replaced_by"]), f"replaced_by: no rule {rule.replaced_by!r}"
+                )
+            )
+
+    problems.sort(key=lambda p: (p.path, p.line, p.message))
+    if problems:
+        return None, problems
+    rule_set = RuleSet(
+        root=str(root),
+        digest=content_digest(root),
+        categories=tuple(categories.items()),
+        families=families,
+        messages=messages,
+        rules=tuple(sorted(rules, key=lambda r: r.id)),
+    )
+    return rule_set, []
+
+
+def load_rule_set(root: Path | None = None, *, use_cache: bool = True) -> RuleSet:
+    """The valid rule set at ``root`` (the built-in one by default), from the cache when it is current."""
+    from dlldoctor.resources import rules_root
+
+    root = Path(root) if root is not None else rules_root()
+    if not root.is_dir():
+        raise RuleError(f"{root}: not a folder of rules")
+    digest = content_digest(root)
+    if use_cache:
+        from dlldoctor.cache import rule_store as rulecache
+
+        cached = rulecache.load(digest)
+        if isinstance(cached, RuleSet) and cached.digest == digest:
+            return _rooted(cached, root)
+    rule_set, problems = lint_rule_set(root)
+    if rule_set is None:
+        shown = "\n  ".join(str(p) for p in problems[:20])
+        more = f"\n  … and {len(problems) - 20} more" if len(problems) > 20 else ""
+        raise RuleError(
+            f"the rule set in {root} is invalid ({len(problems)} problems; "
+            f"run `dlldoctor rules lint`):\n  {shown}{more}"
+        )
+    if use_cache:
+        from dlldoctor.cache import rule_store as rulecache
+
+        rulecache.store(digest, rule_set)
+    return rule_set
+
+
+def _rooted(rule_set: RuleSet, root: Path) -> RuleSet:
+    if rule_set.root == str(root):
+        return rule_set
+    from dataclasses import replace
+
+    return replace(rule_set, root=str(root))
+
+
+def problems_text(problems: list[Problem]) -> str:
+    return "\n".join(str(p) for p in problems)
