@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from dlldoctor.diagnose.accuracy import Report, evaluate, load_cases, render_markdown, render_summary
+from dlldoctor.diagnose.accuracy import Report, evaluate, load_cases
+from dlldoctor.formats.accuracy import render_markdown, render_summary
 from dlldoctor.kb.ruleset import load_rule_set
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 import wheelcache
 
-from dlldoctor.diagnose.verdicts import diagnose_results
-from dlldoctor.scan.target import ScanOptions, ScanResult, scan_target
+from dlldoctor.diagnose.verdicts import DiagnoseWithRules
+from dlldoctor.scan.result import ScanOptions, ScanResult
+from dlldoctor.scan.target import scan_target
 
 pytestmark = pytest.mark.wheels
 
 
 def diagnosed(target: Path, **options: object) -> ScanResult:
     result = scan_target(str(target), ScanOptions(**{"python": "3.11", **options}))  # type: ignore[arg-type]
-    diagnose_results([result])
+    DiagnoseWithRules()([result])
     return result
 
 

@@ -13,14 +13,16 @@ from pathlib import Path
 import pytest
 
 from dlldoctor.cache.pe_facts import Catalog
+from dlldoctor.cli.progress import TerminalProgress, wants_display
+from dlldoctor.diagnose.verdicts import DiagnoseWithRules
 from dlldoctor.errors import InputError
 from dlldoctor.install import zipmember
-from dlldoctor.install.progress import TerminalProgress, wants_display
 from dlldoctor.install.sources import open_target
 from dlldoctor.install.zipmember import MemberReader
 from dlldoctor.pe.layout import DefectError, read_compact
 from dlldoctor.scan.batch import dumps_result, loads_result, scan_all
-from dlldoctor.scan.target import ScanOptions, scan_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
 
 PY311 = ScanOptions(python="3.11")
 
@@ -120,7 +122,7 @@ def test_scan_all_in_workers_equals_serial_scans_in_target_order(pe_bin: Path, t
     wheel = make_wheel(tmp_path / "w-1.0-cp311-cp311-win_amd64.whl", pe_bin)
     targets = [str(pe_bin / "x64"), str(wheel), str(pe_bin / "corrupt"), str(pe_bin / "x64" / "app.exe")]
     serial = [scan_target(t, PY311) for t in targets]
-    parallel = scan_all(targets, PY311, jobs=2, diagnose=True)
+    parallel = scan_all(targets, PY311, jobs=2, diagnose=DiagnoseWithRules())
     assert [r.target for r in parallel] == targets
     for mine, theirs in zip(parallel, serial, strict=True):
         assert signature(mine) == signature(theirs)

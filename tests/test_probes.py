@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 from pefiles import copy_fixtures as copy
 
-from dlldoctor.diagnose.probes import ProbeContext, answer
+from dlldoctor.diagnose.probe_context import ProbeContext
+from dlldoctor.diagnose.probes import answer
 from dlldoctor.kb.families import families_from_data
 from dlldoctor.kb.model import Probe
 from dlldoctor.resources import load_data
-from dlldoctor.scan.target import ScanOptions, scan_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
 
 FAMILIES = families_from_data(load_data("families"))
 
@@ -180,14 +182,14 @@ def test_cuda_major(pe_bin: Path, tmp_path: Path) -> None:
 
 
 def test_cuda_version_mismatch_is_diagnosed(pe_bin: Path, tmp_path: Path) -> None:
-    from dlldoctor.diagnose.verdicts import diagnose_results
+    from dlldoctor.diagnose.verdicts import DiagnoseWithRules
 
     folder = tmp_path / "t"
     folder.mkdir()
     renamed_import(pe_bin, folder / "uses_cuda.dll", b"cudart64_12.dll")
     shutil.copy(pe_bin / "x64" / "chain_c.dll", folder / "cudart64_13.dll")
     result = scan_target(str(folder), ScanOptions(python="3.11"))
-    diagnose_results([result])
+    DiagnoseWithRules()([result])
     assert result.diagnoses[0].rule.category == "cuda-version-mismatch"
 
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from dlldoctor.cache import rule_store as rulecache
+from dlldoctor.kb.ruleset import RuleSet
 
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
     monkeypatch.setenv("DLLDOCTOR_CACHE_DIR", str(folder))
-    monkeypatch.delenv("DLLDOCTOR_NO_CACHE", raising=False)
     return folder
 
 
@@ -41,8 +41,11 @@ def test_entry_in_a_world_writable_folder_is_not_unpickled(cache: Path) -> None:
     assert rulecache.load("ef" * 32) is None
 
 
-def test_no_cache_neither_reads_nor_writes(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DLLDOCTOR_NO_CACHE", "1")
-    rulecache.store("12" * 32, {"rules": 3})
+def test_no_cache_neither_reads_nor_writes(cache: Path) -> None:
+    from dlldoctor.kb.ruleset import content_digest, load_rule_set
+    from dlldoctor.resources import rules_root
+
+    load_rule_set(use_cache=False)
     assert not cache.exists()
-    assert rulecache.load("12" * 32) is None
+    rulecache.store(content_digest(rules_root()), {"planted": True})
+    assert isinstance(load_rule_set(use_cache=False), RuleSet)

@@ -24,7 +24,8 @@ from dlldoctor.install.progress import NoProgress, Sink
 from dlldoctor.install.sources import Entry, WheelSource
 from dlldoctor.install.zipmember import INFLATE_ERRORS, can_read, open_member
 from dlldoctor.pe.layout import DefectError
-from dlldoctor.pe.model import PEImage, read_pe
+from dlldoctor.pe.model import PEImage
+from dlldoctor.pe.read import read_pe
 
 Facts = PEImage | DefectError
 _Done = tuple[Entry, Facts, str | None, bytes | None]  # a read: its facts, cache key and row

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from dlldoctor import __version__
+from dlldoctor.cache.location import default_dir
 from dlldoctor.pe.layout import DEFECTS, DefectError
 from dlldoctor.pe.model import Import, PEImage
 
@@ -35,7 +36,6 @@ FILE_NAME = "pe-facts.sqlite3"
 APPLICATION_ID = 0x444C4C44  # "DLLD"
 SCHEMA_VERSION = 1
 FORMAT = 1  # the JSON layout of one row
-ENV_VAR = "DLLDOCTOR_CACHE_DIR"
 MAX_BYTES = 512 << 20  # oldest rows beyond this are dropped (torch 2.13's facts take ~6 MB)
 RACY_NS = 2_000_000_000  # a file modified this recently is not stored: its mtime may not change again
 BUSY_TIMEOUT_MS = 10_000
@@ -45,16 +45,6 @@ _FIELDS = ",".join(f.name for f in fields(PEImage))
 TAG = f"{__version__}/{FORMAT}/{zlib.crc32(_FIELDS.encode()):08x}"
 
 Facts = PEImage | DefectError
-
-
-def default_dir() -> Path:
-    """``$DLLDOCTOR_CACHE_DIR``, else the platform's user cache folder for dlldoctor."""
-    configured = os.environ.get(ENV_VAR)
-    if configured:
-        return Path(configured)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("dlldoctor", appauthor=False))
 
 
 def zip_key(name: str, crc: int, size: int) -> str:

@@ -2,8 +2,8 @@
 
 Loading a rule set means parsing ~50 YAML files and validating them against the JSON schema; the cache
 turns that into one small pickle read so ``dlldoctor explain`` starts fast. Entries are unpickled only
-when this user alone could have written them. The folder is the user cache
-dir of platformdirs, or ``$DLLDOCTOR_CACHE_DIR``. A missing, unreadable or corrupt entry is rebuilt.
+when this user alone could have written them. The folder is :func:`dlldoctor.cache.location.default_dir`;
+whether to use the cache at all is the caller's choice. A missing, unreadable or corrupt entry is rebuilt.
 """
 
 from __future__ import annotations
@@ -14,25 +14,17 @@ import pickle
 from pathlib import Path
 from typing import Any
 
+from dlldoctor.cache.location import default_dir
+
 KEEP = 8  # entries kept; older ones (other rule-set versions) are removed when a new one is stored
 
 
 def cache_dir() -> Path:
-    override = os.environ.get("DLLDOCTOR_CACHE_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("dlldoctor", appauthor=False))
+    return default_dir()
 
 
 def _entry(digest: str) -> Path:
     return cache_dir() / f"rules-{digest[:32]}.pickle"
-
-
-def disabled() -> bool:
-    """``DLLDOCTOR_NO_CACHE=1`` (set by ``--no-cache``) turns the rule cache off, read and write."""
-    return os.environ.get("DLLDOCTOR_NO_CACHE", "") not in ("", "0")
 
 
 def _trusted(path: Path) -> bool:
@@ -53,8 +45,6 @@ def _trusted(path: Path) -> bool:
 
 def load(digest: str) -> Any:
     """The cached object for ``digest``, or None (and the bad entry removed) when there is none usable."""
-    if disabled():
-        return None
     path = _entry(digest)
     try:
         if not _trusted(path):
@@ -73,8 +63,6 @@ def store(digest: str, value: Any) -> None:
     """Write an entry atomically; a cache that cannot be written is not an error."""
     import tempfile
 
-    if disabled():
-        return
     path = _entry(digest)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

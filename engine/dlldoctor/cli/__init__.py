@@ -9,21 +9,12 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from dlldoctor import __version__
+from dlldoctor.cli.common import EXIT_OK, EXIT_USAGE, Parser
 from dlldoctor.errors import DllDoctorError
 
 # Subcommand modules in the order ``--help`` lists them. Each defines NAME, HELP,
 # configure_parser(parser) and execute(args) -> exit status; none imports heavy libraries at import time.
 COMMANDS = ("scan", "tree", "explain", "search", "rules")
-
-EXIT_OK = 0
-EXIT_PROBLEMS = 1
-EXIT_USAGE = 2
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        # argparse prints the whole usage block; one line is what the rest of the CLI promises.
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
 def _command_modules() -> list[ModuleType]:
@@ -38,12 +29,12 @@ def _command_modules() -> list[ModuleType]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="dlldoctor",
         description="Find out why a Windows DLL does not load in a Python process, and how to fix it.",
     )
     parser.add_argument("--version", action="version", version=f"dlldoctor {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for module in _command_modules():
         command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)

@@ -5,9 +5,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import TextIO
 
 FORMATS = ("text", "json", "markdown")
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse prints the whole usage block; one line is what the rest of the CLI promises.
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
 def add_format_option(parser: argparse.ArgumentParser) -> None:
@@ -28,3 +39,22 @@ def use_colour(stream: TextIO = sys.stdout) -> bool:
 
 def write(text: str, stream: TextIO | None = None) -> None:
     (stream or sys.stdout).write(text if text.endswith("\n") else text + "\n")
+
+
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="use the rule set in DIR (a folder with taxonomy.yaml, data/ and one folder per category) "
+        "instead of the built-in one",
+    )
+
+
+def printable_output() -> None:
+    """Answers hold Chinese and paths in any script; a legacy code page must not turn that into a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            reconfigure(errors="replace")

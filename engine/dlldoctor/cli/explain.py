@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dlldoctor.cli.common import add_format_option, use_colour, write
-from dlldoctor.cli.rules import add_rules_option
+from dlldoctor.cli.common import add_format_option, add_rules_option, printable_output, use_colour, write
 from dlldoctor.cli.scan_options import add_environment_options
 from dlldoctor.errors import InputError
 
@@ -94,14 +93,6 @@ def read_input(args: argparse.Namespace) -> str:
     return decode(data)
 
 
-def printable_output() -> None:
-    """Answers hold Chinese and paths in any script; a legacy code page must not turn that into a crash."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
-            reconfigure(errors="replace")
-
-
 def execute(args: argparse.Namespace) -> int:
     printable_output()
     text = read_input(args)
@@ -132,7 +123,8 @@ def _with_targets(args: argparse.Namespace, ex: Explanation, rule_set: RuleSet) 
     from dlldoctor.diagnose.crosscheck import check
     from dlldoctor.formats import explain as fmt
     from dlldoctor.formats import explain_target as target_fmt
-    from dlldoctor.scan.target import ScanOptions, scan_target
+    from dlldoctor.scan.result import ScanOptions
+    from dlldoctor.scan.target import scan_target
 
     options = ScanOptions(
         python=args.python, app_dir=args.app_dir, path=tuple(args.path), system_dir=args.system_dir

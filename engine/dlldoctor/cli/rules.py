@@ -6,28 +6,22 @@ import argparse
 import sys
 from pathlib import Path
 
-from dlldoctor.cli.common import add_format_option, use_colour, write
+from dlldoctor.cli.common import (
+    Parser,
+    add_format_option,
+    add_rules_option,
+    printable_output,
+    use_colour,
+    write,
+)
 from dlldoctor.errors import InputError
 
 NAME = "rules"
 HELP = "list, show, lint and test the diagnosis rules (for contributors)"
 
 
-def add_rules_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--rules",
-        metavar="DIR",
-        type=Path,
-        default=None,
-        help="use the rule set in DIR (a folder with taxonomy.yaml, data/ and one folder per category) "
-        "instead of the built-in one",
-    )
-
-
 def configure_parser(parser: argparse.ArgumentParser) -> None:
-    from dlldoctor.cli import _Parser
-
-    sub = parser.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=Parser)
     sub.required = True
 
     p = sub.add_parser("list", help="one line per rule: id, category, status, title")
@@ -88,7 +82,8 @@ def _add_accuracy(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def _accuracy(args: argparse.Namespace) -> int:
-    from dlldoctor.diagnose.accuracy import evaluate, load_cases, render_markdown, render_summary
+    from dlldoctor.diagnose.accuracy import evaluate, load_cases
+    from dlldoctor.formats.accuracy import render_markdown, render_summary
 
     rule_set = _load(args)
     report = evaluate(load_cases(args.corpus), rule_set)
@@ -121,7 +116,6 @@ def _accuracy(args: argparse.Namespace) -> int:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from dlldoctor.cli.explain import printable_output
 
     printable_output()
     status: int = args._rules(args)

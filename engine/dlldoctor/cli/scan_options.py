@@ -7,8 +7,9 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from dlldoctor.diagnose.verdicts import ProbedRule
     from dlldoctor.scan.batch import CacheChoice
-    from dlldoctor.scan.target import ScanOptions, ScanResult
+    from dlldoctor.scan.result import ScanOptions, ScanResult
 
 
 def add_environment_options(parser: argparse.ArgumentParser, with_rules: bool = True) -> None:
@@ -28,7 +29,7 @@ def add_environment_options(parser: argparse.ArgumentParser, with_rules: bool = 
 def scan_options(args: argparse.Namespace) -> ScanOptions:
     from pathlib import Path
 
-    from dlldoctor.scan.target import ScanOptions
+    from dlldoctor.scan.result import ScanOptions
 
     return ScanOptions(
         python=args.python,
@@ -72,24 +73,23 @@ def cache_choice(args: argparse.Namespace) -> CacheChoice:
     from dlldoctor.scan.batch import CacheChoice
 
     if getattr(args, "no_cache", False):
-        import os
-
-        os.environ["DLLDOCTOR_NO_CACHE"] = "1"  # the rule cache too, here and in worker processes
         return CacheChoice(enabled=False)
     cache_dir = getattr(args, "cache_dir", None)
     return CacheChoice(enabled=True, directory=Path(cache_dir) if cache_dir else None)
 
 
-def run_scans(args: argparse.Namespace, options: ScanOptions) -> list[ScanResult]:
+def run_scans(args: argparse.Namespace, options: ScanOptions) -> list[ScanResult[ProbedRule]]:
     """Scan and diagnose every target on ``--jobs`` cores through the cache, with a progress bar when wanted.
 
     Each target is diagnosed where it was scanned, so a batch diagnoses in parallel too.
     """
-    from dlldoctor.install.progress import TerminalProgress, wants_display
+    from dlldoctor.cli.progress import TerminalProgress, wants_display
+    from dlldoctor.diagnose.verdicts import DiagnoseWithRules
     from dlldoctor.scan.batch import scan_all
 
     jobs, cache = getattr(args, "jobs", None), cache_choice(args)
+    diagnose = DiagnoseWithRules(options.rules_root, use_cache=cache.enabled)
     if not wants_display(sys.stderr, getattr(args, "quiet", False)):
-        return scan_all(args.targets, options, jobs, cache, diagnose=True)
+        return scan_all(args.targets, options, jobs, cache, diagnose=diagnose)
     with TerminalProgress("reading PE files") as bar:
-        return scan_all(args.targets, options, jobs, cache, bar, diagnose=True)
+        return scan_all(args.targets, options, jobs, cache, bar, diagnose=diagnose)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from dlldoctor.cli.common import add_format_option, use_colour, write
-from dlldoctor.cli.rules import add_rules_option
+from dlldoctor.cli.common import add_format_option, add_rules_option, printable_output, use_colour, write
 from dlldoctor.errors import InputError
 
 NAME = "search"
@@ -28,7 +27,6 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from dlldoctor.cli.explain import printable_output
 
     printable_output()
     from dlldoctor.formats.style import Style

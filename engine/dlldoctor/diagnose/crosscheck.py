@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dlldoctor.diagnose.explain import Diagnosis, Explanation
-from dlldoctor.diagnose.probes import ProbeContext
+from dlldoctor.diagnose.probe_context import ProbeContext
 from dlldoctor.diagnose.verdicts import CONFIRMED, REFUTED, UNKNOWN, ProbedRule, probe_rule, rank_key
 from dlldoctor.kb.ruleset import RuleSet
-from dlldoctor.scan.target import ScanResult
+from dlldoctor.scan.result import ScanResult
 
 _ORDER = {CONFIRMED: 0, UNKNOWN: 1, REFUTED: 2}
 
@@ -51,7 +51,9 @@ def _merge(probed: list[ProbedRule]) -> tuple[str, tuple[str, ...], tuple[str, .
     return verdict, evidence, collect
 
 
-def check(ex: Explanation, results: list[ScanResult], rule_set: RuleSet) -> tuple[CheckedDiagnosis, ...]:
+def check(
+    ex: Explanation, results: list[ScanResult[ProbedRule]], rule_set: RuleSet
+) -> tuple[CheckedDiagnosis, ...]:
     # Every active rule is probed once per target, in one context (its digests and family lookups are
     # shared); the text's causes and the install's own confirmations both read these answers.
     contexts = [ProbeContext(result, rule_set.families) for result in results]

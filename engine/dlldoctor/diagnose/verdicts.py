@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
-from dlldoctor.diagnose.probes import ProbeAnswer, ProbeContext, answer, is_problem
+from dlldoctor.diagnose.probe_context import ProbeAnswer, ProbeContext
+from dlldoctor.diagnose.probes import answer, is_problem
 from dlldoctor.kb.families import Families
 from dlldoctor.kb.model import Rule
-from dlldoctor.scan.target import ScanResult
+from dlldoctor.scan.result import ScanResult
 
 CONFIRMED, REFUTED, UNKNOWN = "confirmed", "refuted", "unknown"
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -53,7 +55,9 @@ def probe_rule(ctx: ProbeContext, rule: Rule) -> ProbedRule:
     return probed
 
 
-def probe_rules(result: ScanResult, rules: Iterable[Rule], families: Families) -> list[ProbedRule]:
+def probe_rules(
+    result: ScanResult[ProbedRule], rules: Iterable[Rule], families: Families
+) -> list[ProbedRule]:
     ctx = ProbeContext(result, families)
     return [probe_rule(ctx, rule) for rule in rules]
 
@@ -70,20 +74,27 @@ def rank_key(probed: ProbedRule) -> tuple[int, int, int, int, str]:
     )
 
 
-def confirmed_diagnoses(result: ScanResult, rules: Iterable[Rule], families: Families) -> list[ProbedRule]:
+def confirmed_diagnoses(
+    result: ScanResult[ProbedRule], rules: Iterable[Rule], families: Families
+) -> list[ProbedRule]:
     """The rules a scan confirms, best first; the scan's ``diagnoses`` list."""
     confirmed = [p for p in probe_rules(result, rules, families) if p.verdict == CONFIRMED]
     confirmed.sort(key=rank_key)
     return confirmed
 
 
-def diagnose_results(results: list[ScanResult], rules_root: object = None) -> None:
-    """Fill each result's ``diagnoses`` from the rule set (the built-in one unless a folder is given)."""
-    from pathlib import Path
+@dataclass(frozen=True)
+class DiagnoseWithRules:
+    """The batch runner's diagnosis step: fill each result's ``diagnoses`` from a rule set (the built-in
+    one unless a folder is given). A plain value, so worker processes can receive it."""
 
-    from dlldoctor.kb.ruleset import load_rule_set
+    rules_root: Path | None = None
+    use_cache: bool = True
 
-    rule_set = load_rule_set(Path(str(rules_root)) if rules_root else None)
-    rules = rule_set.active_rules()
-    for result in results:
-        result.diagnoses = confirmed_diagnoses(result, rules, rule_set.families)
+    def __call__(self, results: list[ScanResult[ProbedRule]]) -> None:
+        from dlldoctor.kb.ruleset import load_rule_set
+
+        rule_set = load_rule_set(self.rules_root, use_cache=self.use_cache)
+        rules = rule_set.active_rules()
+        for result in results:
+            result.diagnoses = confirmed_diagnoses(result, rules, rule_set.families)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from dlldoctor.diagnose.explain import Diagnosis, Explanation, code_label, leading_per_category, why
+from dlldoctor.diagnose.explain import Diagnosis, Explanation, leading_per_category
+from dlldoctor.formats.explain_words import code_label, decide_steps, why
 from dlldoctor.formats.rule_text import SHELL_LABEL, fix_dict, fix_lines
 from dlldoctor.formats.style import Style
 from dlldoctor.kb.families import Families
@@ -141,9 +142,10 @@ def render_text(ex: Explanation, families: Families, *, colour: bool = False) ->
             for d in rest
         ]
         out.append("")
-    if ex.decide:
+    decide = decide_steps(ex, families)
+    if decide:
         out.append(s(label["decide"], "bold"))
-        out += [f"  {line}" for line in ex.decide]
+        out += [f"  {line}" for line in decide]
     return "\n".join(out).rstrip()
 
 
@@ -177,7 +179,7 @@ def explanation_dict(ex: Explanation, families: Families) -> dict[str, Any]:
             }
             for d in ex.diagnoses
         ],
-        "decide": list(ex.decide),
+        "decide": list(decide_steps(ex, families)),
     }
 
 
@@ -218,6 +220,7 @@ def render_markdown(ex: Explanation, families: Families) -> str:
                 )
     if rest:
         out += ["", f"**{label['also']}:** " + ", ".join(f"`{d.rule.id}` ({d.confidence:.0%})" for d in rest)]
-    if ex.decide:
-        out += ["", f"### {label['decide']}", ""] + [f"- {line}" for line in ex.decide]
+    decide = decide_steps(ex, families)
+    if decide:
+        out += ["", f"### {label['decide']}", ""] + [f"- {line}" for line in decide]
     return "\n".join(out)

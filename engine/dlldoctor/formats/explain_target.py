@@ -7,10 +7,11 @@ from typing import Any
 
 from dlldoctor.diagnose.crosscheck import CheckedDiagnosis
 from dlldoctor.diagnose.explain import Explanation
+from dlldoctor.diagnose.verdicts import ProbedRule
 from dlldoctor.formats.explain import explanation_dict
 from dlldoctor.formats.style import Style
 from dlldoctor.kb.families import Families
-from dlldoctor.scan.target import ScanResult
+from dlldoctor.scan.result import ScanResult
 
 _WORDS = {
     "en": {
@@ -73,7 +74,10 @@ def checks_list(checks: tuple[CheckedDiagnosis, ...]) -> list[dict[str, Any]]:
 
 
 def render_json(
-    ex: Explanation, families: Families, results: list[ScanResult], checks: tuple[CheckedDiagnosis, ...]
+    ex: Explanation,
+    families: Families,
+    results: list[ScanResult[ProbedRule]],
+    checks: tuple[CheckedDiagnosis, ...],
 ) -> str:
     data = explanation_dict(ex, families)
     data["targets"] = [r.target for r in results]

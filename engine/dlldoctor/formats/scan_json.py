@@ -6,10 +6,11 @@ import json
 from typing import Any
 
 from dlldoctor import __version__
+from dlldoctor.diagnose.verdicts import ProbedRule
 from dlldoctor.loader.environment import Environment
 from dlldoctor.loader.findings import Finding
 from dlldoctor.pe.model import PEImage
-from dlldoctor.scan.target import FileReport, ScanResult
+from dlldoctor.scan.result import FileReport, ScanResult
 
 REPORT_VERSION = 1
 
@@ -69,7 +70,7 @@ def finding_dict(target: str, finding: Finding) -> dict[str, Any]:
     }
 
 
-def diagnosis_dict(target: str, probed: Any, lang: str) -> dict[str, Any]:
+def diagnosis_dict(target: str, probed: ProbedRule, lang: str) -> dict[str, Any]:
     rule = probed.rule
     return {
         "target": target,
@@ -90,7 +91,7 @@ def diagnosis_dict(target: str, probed: Any, lang: str) -> dict[str, Any]:
     }
 
 
-def report_dict(results: list[ScanResult], lang: str = "en") -> dict[str, Any]:
+def report_dict(results: list[ScanResult[ProbedRule]], lang: str = "en") -> dict[str, Any]:
     files = [_file(r.target, f) for r in results for f in r.files]
     findings = [finding_dict(r.target, f) for r in results for f in r.findings]
     return {
@@ -104,5 +105,5 @@ def report_dict(results: list[ScanResult], lang: str = "en") -> dict[str, Any]:
     }
 
 
-def render(results: list[ScanResult], lang: str = "en") -> str:
+def render(results: list[ScanResult[ProbedRule]], lang: str = "en") -> str:
     return json.dumps(report_dict(results, lang), indent=2, ensure_ascii=False, sort_keys=True) + "\n"

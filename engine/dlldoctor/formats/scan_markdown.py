@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from dlldoctor.diagnose.verdicts import ProbedRule
 from dlldoctor.pe.model import PEImage
-from dlldoctor.scan.target import ScanResult
+from dlldoctor.scan.result import ScanResult
 
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_one(result: ScanResult, lang: str = "en") -> str:
+def render_one(result: ScanResult[ProbedRule], lang: str = "en") -> str:
     env = result.environment
     python = f"{env.python[0]}.{env.python[1]}" if env.python else "unknown"
     errors = sum(f.severity == "error" for f in result.findings)
@@ -56,5 +57,5 @@ def render_one(result: ScanResult, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def render(results: list[ScanResult], lang: str = "en") -> str:
+def render(results: list[ScanResult[ProbedRule]], lang: str = "en") -> str:
     return "\n".join(render_one(r, lang) for r in results)

@@ -6,7 +6,7 @@ from dlldoctor.diagnose.verdicts import ProbedRule
 from dlldoctor.formats.style import Style
 from dlldoctor.loader.findings import Finding
 from dlldoctor.pe.model import PEImage
-from dlldoctor.scan.target import ScanResult
+from dlldoctor.scan.result import ScanResult
 
 MARK = {"error": ("✗", "red"), "warning": ("!", "yellow"), "info": ("i", "cyan")}
 
@@ -28,7 +28,7 @@ def _finding(finding: Finding, style: Style) -> list[str]:
     return lines
 
 
-def _diagnoses(result: ScanResult, style: Style, lang: str) -> list[str]:
+def _diagnoses(result: ScanResult[ProbedRule], style: Style, lang: str) -> list[str]:
     """The best confirmed rule of each cause in full; other rules of the same cause named under it."""
     zh = lang == "zh"
     lines = [style("诊断" if zh else "Diagnoses", "bold")]
@@ -53,7 +53,7 @@ def _diagnoses(result: ScanResult, style: Style, lang: str) -> list[str]:
     return lines
 
 
-def render_one(result: ScanResult, style: Style, verbose: bool = False, lang: str = "en") -> str:
+def render_one(result: ScanResult[ProbedRule], style: Style, verbose: bool = False, lang: str = "en") -> str:
     env = result.environment
     errors = sum(f.severity == "error" for f in result.findings)
     warnings = sum(f.severity == "warning" for f in result.findings)
@@ -93,6 +93,8 @@ def render_one(result: ScanResult, style: Style, verbose: bool = False, lang: st
     return "\n".join(lines) + "\n"
 
 
-def render(results: list[ScanResult], colour: bool = False, verbose: bool = False, lang: str = "en") -> str:
+def render(
+    results: list[ScanResult[ProbedRule]], colour: bool = False, verbose: bool = False, lang: str = "en"
+) -> str:
     style = Style(colour)
     return "\n".join(render_one(r, style, verbose, lang) for r in results)

@@ -1,18 +1,15 @@
 """PE facts: what a DLL, .pyd or .exe imports and exports, for which machine, built by which linker.
 
-``read_pe`` turns a stream into a :class:`PEImage`. lief is the parser; pefile (with its export limit
-raised) takes over when lief rejects a file. Both read the compact image of :mod:`dlldoctor.pe.layout`,
-never the whole file.
+:func:`dlldoctor.pe.read.read_pe` builds a :class:`PEImage`; the two parser backends share
+:func:`base_facts`, what the headers already read say.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import BinaryIO
 
-from dlldoctor.errors import PEFormatError
-from dlldoctor.pe.layout import DefectError, Layout, read_compact
+from dlldoctor.pe.layout import Layout
 
 MACHINES = {
     0x014C: "x86",
@@ -68,25 +65,6 @@ class PEImage:
     def linker(self) -> str:
         major, minor = self.linker_version
         return f"{major}.{minor:02d}"
-
-
-def read_pe(stream: BinaryIO, size: int) -> PEImage:
-    """Read PE facts from a stream positioned at the file's first byte.
-
-    Raises ``DefectError`` (a ``PEFormatError``) with a defect code when the file is not a usable PE.
-    """
-    layout, image = read_compact(stream, size)
-    try:
-        from dlldoctor.pe import lief_backend as pe_lief
-
-        return pe_lief.facts(image, layout, size)
-    except PEFormatError as lief_error:
-        from dlldoctor.pe import pefile_backend as pe_pefile
-
-        try:
-            return pe_pefile.facts(image, layout, size)
-        except PEFormatError:
-            raise DefectError("unparseable", str(lief_error)) from lief_error
 
 
 def base_facts(layout: Layout) -> dict[str, object]:

@@ -16,7 +16,7 @@ import pickle
 import queue
 import threading
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +27,11 @@ from dlldoctor.cache.pe_store import FactCache
 from dlldoctor.install.progress import NoProgress, Sink
 from dlldoctor.install.sources import WheelSource
 from dlldoctor.pe.layout import DefectError
-from dlldoctor.scan.target import ScanOptions, ScanResult, scan_target
+from dlldoctor.scan.result import D, ScanOptions, ScanResult
+from dlldoctor.scan.target import scan_target
+
+# Fills the ``diagnoses`` of scanned results in place; it must pickle, since workers run it too.
+DiagnoseStep = Callable[[list[ScanResult[D]]], None]
 
 
 @dataclass(frozen=True)
@@ -50,8 +54,8 @@ def scan_all(
     jobs: int | None = None,
     cache: CacheChoice = NO_CACHE,
     progress: Sink | None = None,
-    diagnose: bool = False,
-) -> list[ScanResult]:
+    diagnose: DiagnoseStep[D] | None = None,
+) -> list[ScanResult[D]]:
     """Scan ``targets`` (results in the same order) with up to ``jobs`` cores (default: all).
 
     With ``diagnose``, each result's ``diagnoses`` are filled too (in the worker that scanned it).
@@ -60,25 +64,19 @@ def scan_all(
     jobs = max(1, jobs or os.cpu_count() or 1)
     sink = progress or NoProgress()
     if jobs == 1 or len(targets) < 2:
-        results = _scan_here(targets, options, min(jobs, MAX_THREADS), cache, sink)
-        if diagnose:
-            _diagnose(results, options)
+        results: list[ScanResult[D]] = _scan_here(targets, options, min(jobs, MAX_THREADS), cache, sink)
+        if diagnose is not None:
+            diagnose(results)
         return results
     return _scan_in_workers(targets, options, jobs, cache, sink, diagnose)
 
 
-def _diagnose(results: list[ScanResult], options: ScanOptions) -> None:
-    from dlldoctor.diagnose.verdicts import diagnose_results
-
-    diagnose_results(results, options.rules_root)
-
-
 def _scan_here(
     targets: Sequence[str], options: ScanOptions, threads: int, cache: CacheChoice, sink: Sink
-) -> list[ScanResult]:
+) -> list[ScanResult[D]]:
     facts = cache.open()
     try:
-        results = []
+        results: list[ScanResult[D]] = []
         for target in targets:
             with Catalog(facts, threads=threads, progress=sink) as catalog:
                 results.append(scan_target(target, options, catalog))
@@ -113,17 +111,24 @@ def _init_worker(cache: CacheChoice, channel: Any) -> None:
     _worker_sink = _QueueSink(channel) if channel is not None else NoProgress()
 
 
-def _scan_in_worker(target: str, options: ScanOptions, threads: int, diagnose: bool) -> bytes:
+def _scan_in_worker(
+    target: str, options: ScanOptions, threads: int, diagnose: DiagnoseStep[D] | None
+) -> bytes:
     with Catalog(_worker_cache, threads=threads, progress=_worker_sink) as catalog:
-        result = scan_target(target, options, catalog)
-    if diagnose:
-        _diagnose([result], options)
+        result: ScanResult[D] = scan_target(target, options, catalog)
+    if diagnose is not None:
+        diagnose([result])
     return dumps_result(result)
 
 
 def _scan_in_workers(
-    targets: Sequence[str], options: ScanOptions, jobs: int, cache: CacheChoice, sink: Sink, diagnose: bool
-) -> list[ScanResult]:
+    targets: Sequence[str],
+    options: ScanOptions,
+    jobs: int,
+    cache: CacheChoice,
+    sink: Sink,
+    diagnose: DiagnoseStep[D] | None,
+) -> list[ScanResult[D]]:
     context = multiprocessing.get_context("spawn")  # no fork of a process that runs threads
     channel = context.Queue() if not isinstance(sink, NoProgress) else None
     drain = _start_drain(channel, sink) if channel is not None else None
@@ -131,7 +136,7 @@ def _scan_in_workers(
     threads = min(jobs, MAX_THREADS)  # per worker: the last big target still gets the idle cores
     # Biggest first: the longest scan starts at once instead of trailing behind the small ones.
     order = sorted(range(len(targets)), key=lambda i: -_size(targets[i]))
-    results: list[ScanResult | None] = [None] * len(targets)
+    results: list[ScanResult[D] | None] = [None] * len(targets)
     try:
         with ProcessPoolExecutor(
             workers, mp_context=context, initializer=_init_worker, initargs=(cache, channel)
@@ -214,12 +219,12 @@ class _ResultPickler(pickle.Pickler):
         return NotImplemented
 
 
-def dumps_result(result: ScanResult) -> bytes:
+def dumps_result(result: ScanResult[D]) -> bytes:
     buffer = io.BytesIO()
     _ResultPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(result)
     return buffer.getvalue()
 
 
-def loads_result(data: bytes) -> ScanResult:
-    result: ScanResult = pickle.loads(data)
+def loads_result(data: bytes) -> ScanResult[D]:
+    result: ScanResult[D] = pickle.loads(data)
     return result

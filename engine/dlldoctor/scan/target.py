@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from dlldoctor.cache.pe_facts import Catalog
-from dlldoctor.install.metadata import InstallFacts, read_install_facts
+from dlldoctor.install.metadata import read_install_facts
 from dlldoctor.install.sources import (
     Entry,
     FileSource,
@@ -37,42 +37,10 @@ from dlldoctor.loader.resolution import Loader, Node, Operation, Process, Search
 from dlldoctor.loader.sysprofile import load_profile
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
+from dlldoctor.scan.result import FileReport, ScanOptions, ScanResult
 
 TORCH_CORE = ("c10.dll", "torch_cpu.dll", "torch_python.dll")
 CONTEXT_PRIORITY = ("extension module", "torch preload", "program start", "loaded by full path")
-
-
-@dataclass(frozen=True)
-class ScanOptions:
-    python: str | None = None
-    app_dir: str | None = None
-    path: tuple[str, ...] = ()
-    system_dir: str | None = None
-    rules_root: Path | None = None
-
-
-@dataclass(frozen=True)
-class FileReport:
-    entry: Entry
-    facts: PEImage | DefectError
-    role: str  # extension, dll, exe
-    install_folder: str
-
-
-@dataclass
-class ScanResult:
-    target: str
-    environment: Environment
-    files: list[FileReport]
-    findings: list[Finding]
-    trees: dict[str, tuple[str, Node]] = field(default_factory=dict)  # relpath → (context, tree)
-    install: InstallFacts = field(default_factory=InstallFacts)
-    catalog: Catalog = field(default_factory=Catalog, repr=False)
-    diagnoses: list[Any] = field(default_factory=list)  # filled by dlldoctor.diagnose.verdicts
-
-    @property
-    def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "error"]
 
 
 def _role(entry: Entry, facts: PEImage | DefectError) -> str:
@@ -325,7 +293,7 @@ class _Scanner:
         return self.base_process([*self.conda_dirs(), *self.package_dirs(entry)])
 
 
-def scan_target(target: str, options: ScanOptions, catalog: Catalog | None = None) -> ScanResult:
+def scan_target(target: str, options: ScanOptions, catalog: Catalog | None = None) -> ScanResult[Any]:
     """Scan one target; pass a ``catalog`` to use a fact cache, a thread count or a progress display."""
     source = open_target(target)
     try:

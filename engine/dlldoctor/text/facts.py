@@ -2,27 +2,36 @@
 
 The text is normalized (:mod:`dlldoctor.text.normalize`), then read with RE2 patterns in linear time: the
 localized Windows messages of rules/data/messages.yaml (so a message maps to its code with no number
-shown), the shapes Python, torch's DLL preload, ctypes, cuDNN, onnxruntime, PyInstaller and Rust print, a
-user's own "X.dll is missing", and the paths that tell the Python version, the environment type and package
-versions. Several errors in one paste are grouped by line; the root-most group (one that names the missing
+shown) and the statement shapes of :mod:`dlldoctor.text.shapes`. Several errors in one paste are grouped by line; the root-most group (one that names the missing
 DLL itself, else the first) gives the headline facts.
 """
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
 from dlldoctor.kb.families import Families, base_name
 from dlldoctor.kb.messages import Messages
 from dlldoctor.kb.model import format_code
-from dlldoctor.kb.patterns import PatternSet, compile_pattern
-from dlldoctor.text.normalize import line_starts, normalize_text
+from dlldoctor.kb.patterns import compile_pattern
+from dlldoctor.text.normalize import normalize_text
+from dlldoctor.text.shapes import (
+    DLL_MENTION,
+    ENV_PATTERNS,
+    INSTALLED_LIST,
+    MAX_EVENTS_PER_PATTERN,
+    NOT_A_FILE,
+    PACKAGE_DIR,
+    PACKAGES,
+    PROSE_MISSING,
+    PY_VERSION,
+    SHAPES,
+    WIN_PATH_DLL,
+    ScannedText,
+)
 
-MAX_EVENTS_PER_PATTERN = 50
 # Shapes that say little on their own ("error 7" in a log line, a missing Python module, a user's "X.dll is
 # missing"): they never make a group the headline over a real loader error.
 WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing"})
@@ -117,241 +126,6 @@ class ErrorFacts:
         }
 
 
-class _P:
-    """A fact pattern, compiled on first use; all of them are first searched together in one pass."""
-
-    registry: ClassVar[list[_P]] = []
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self.index = len(_P.registry)
-        _P.registry.append(self)
-
-    @property
-    def compiled(self) -> Any:
-        return compile_pattern(self.pattern, case_sensitive=False)
-
-
-def _c(pattern: str) -> _P:
-    return _P(pattern)
-
-
-@cache
-def _gate() -> PatternSet:
-    return PatternSet([p.pattern for p in _P.registry])
-
-
-# --- shapes of error statements -------------------------------------------------------------------------
-_DLL_NAME = r"[A-Za-z0-9_.+~-]+\.(?:dll|pyd)"
-_PATH = r"[^\"'\r\n<>|*?]+?"
-_QPATH = r"[^\"'`\r\n<>|*?]+?"
-_SHAPES: tuple[tuple[str, _P, dict[str, Any]], ...] = (
-    ("winerror", _c(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
-    ("code-mention", _c(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
-    ("code-mention", _c(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
-    # Rust's io::Error prints the Windows code as "(os error 126)".
-    ("code-mention", _c(r"\bos error (?P<code>\d{1,5})\b"), {}),
-    ("status", _c(r"\b(?P<code>0xc0000(?:07b|135|139|142))\b"), {}),
-    (
-        "error-loading",
-        _c(r"Error loading [\"'`]?(?P<path>" + _QPATH + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"),
-        {},
-    ),
-    # PyInstaller's bootloader: "Error loading Python DLL '...\\python39.dll'." (6.x: "Failed to load ..."),
-    # the LoadLibrary message on the next line.
-    (
-        "load-library",
-        _c(r"(?:Error loading|Failed to load) Python DLL:? '?(?P<path>" + _QPATH + r")'?\.?(?:\s|$)"),
-        {"leaf": True},
-    ),
-    (
-        "depends-missing",
-        _c(
-            r"Error loading \"(?P<path>"
-            + _PATH
-            + r")\" which depends on \"(?P<dll>"
-            + _PATH
-            + r")\" which is missing"
-        ),
-        {"leaf": True, "code": 126},
-    ),
-    (
-        "ctypes",
-        _c(r"Could not find module '(?P<path>" + _PATH + r")'(?: \(or one of its dependencies\))?"),
-        {"code": 126},
-    ),
-    ("ctypes", _c(r"Could not find module \"(?P<path>" + _PATH + r")\""), {"code": 126}),
-    (
-        "load-library",
-        _c(
-            r"Could not load (?:dynamic )?library '?(?P<dll>"
-            + _DLL_NAME
-            + r")'?\.?(?:[^\n]*?(?:error code|error)\s*(?P<code>\d{1,5}))?"
-        ),
-        {"leaf": True},
-    ),
-    ("load-library", _c(r"dlerror: (?P<dll>" + _DLL_NAME + r") not found"), {"leaf": True, "code": 126}),
-    ("load-library", _c(r"Could not locate (?P<dll>" + _DLL_NAME + r")"), {"leaf": True, "code": 126}),
-    (
-        "load-library",
-        _c(r"Unable to load (?:[\w ]{0,40}library )?'?(?P<path>" + _QPATH + r"\.dll)\b"),
-        {"leaf": True},
-    ),
-    (
-        "load-library",
-        _c(
-            r"Could not load (?:file or assembly |library )?[\"'`]?(?P<path>(?:[A-Za-z]:)?[^\"'`\r\n<>|*?:]+?\.dll)\b"
-        ),
-        {"leaf": True},
-    ),
-    (
-        "load-library",
-        _c(r"Library (?P<dll>" + _DLL_NAME + r") is not found or cannot be loaded"),
-        {"leaf": True, "code": 126},
-    ),
-    ("cuda-driver", _c(r"CUDA driver version is insufficient for CUDA runtime version"), {}),
-    ("cuda-driver", _c(r"NVIDIA driver on your system is too old"), {}),
-    ("torch-no-cuda", _c(r"Torch not compiled with CUDA enabled"), {}),
-    (
-        "load-library",
-        _c(r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? failed(?: with error| with code|, error)?:? (?P<code>\d+)"),
-        {},
-    ),
-    (
-        "load-library",
-        _c(r"LoadLibrary(?:Ex)?[AW]? (?:of |on )?\"?(?P<path>" + _PATH + r"\.dll)\"? failed"),
-        {},
-    ),
-    ("code-mention", _c(r"\(Error (?P<code>\d{1,5}): "), {}),
-    ("code-mention", _c(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
-    ("python", _c(r"DLL load failed (?:while )?importing (?P<module>[A-Za-z_][\w.]*)"), {}),
-    ("python", _c(r"DLL load failed(?: while importing)?:"), {}),
-    # The line cut after "DLL load failed" (the message lost, or on a line the user did not copy).
-    ("python", _c(r"(?m)DLL load failed[ \t.!]*$"), {}),
-    (
-        "python-conflict",
-        _c(r"Module use of (?P<dll>python\d+\.dll) conflicts with this version of Python"),
-        {"leaf": True},
-    ),
-    (
-        "omp-duplicate",
-        _c(
-            r"OMP: Error #15: Initializing (?P<dll>"
-            + _DLL_NAME
-            + r"), but found (?:"
-            + _DLL_NAME
-            + r") already initialized"
-        ),
-        {"leaf": True},
-    ),
-    ("module-not-found", _c(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'"), {}),
-    (
-        "entry-point",
-        _c(
-            r"entry point (?P<symbol>[^\s\"]+) could not be located in the dynamic link library "
-            r"(?P<dll>" + _PATH + r"\.dll)"
-        ),
-        {"leaf": True, "code": 127},
-    ),
-)
-# A user's own words: "fbgemm.dll is missing", "missing msvcr100.dll", "缺少 MSVCP140.dll". ``next`` is the word
-# after "missing", to tell a missing file from a DLL "missing an entry point".
-_PROSE_MISSING: tuple[_P, ...] = (
-    _c(
-        r"\b(?P<dll>" + _DLL_NAME + r")[\"'`]?\s+(?:is |was |are |were |seems to be |appears to be |file is |"
-        r"files are |went |got |goes )?missing\b(?P<next>[ \t]+[A-Za-z]+)?"
-    ),
-    _c(r"\bmissing(?: the| a)?(?: file| files| dll| DLL| library)?:?\s+[\"'`]?(?P<dll>" + _DLL_NAME + r")\b"),
-    _c(r"(?:缺少|缺失|丢失|遺失)了?\s*(?:文件|檔案)?\s*[\"'`]?(?P<dll>" + _DLL_NAME + r")\b"),
-    _c(r"\b(?P<dll>" + _DLL_NAME + r")[\"'`]?\s*(?:文件|檔案)?\s*(?:丢失|缺失|遺失|找不到|不存在)"),
-)
-# After "X.dll is missing": words that make it a missing *part* of the DLL, not a missing file.
-_NOT_A_FILE = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "some",
-        "entry",
-        "export",
-        "exports",
-        "symbol",
-        "symbols",
-        "function",
-        "functions",
-        "procedure",
-        "procedures",
-        "ordinal",
-        "dependency",
-        "dependencies",
-    ]
-)
-_DLL_MENTION = _c(r"(?P<dll>[A-Za-z0-9_.+~-]+\.dll)\b")
-_WIN_PATH_DLL = _c(r"(?P<path>(?:[A-Za-z]:|\\\\[^\\\s]+)[\\/][^\"'\r\n<>|*?:]*?\.dll)\b")
-
-
-# --- environment --------------------------------------------------------------------------------------
-_PY_VERSION: tuple[tuple[int, _P], ...] = (
-    (9, _c(r"(?m)^\s*Python (?P<v>3\.\d{1,2})(?:\.\d+)?\s*(?:\(|\||$)")),  # interpreter banner / `python -V`
-    (8, _c(r"(?:Python|python) version:?\s*(?P<v>3\.\d{1,2})")),
-    (7, _c(r"WindowsApps[\\/]PythonSoftwareFoundation\.Python\.(?P<v>3\.\d{1,2})")),
-    (7, _c(r"Packages[\\/]PythonSoftwareFoundation\.Python\.(?P<v>3\.\d{1,2})")),
-    (7, _c(r"pythoncore-(?P<v>3\.\d{1,2})")),
-    (6, _c(r"[\\/]Python(?P<maj>3)(?P<min>\d{1,2})t?(?:-32|-64|-arm64)?[\\/]")),
-    (6, _c(r"[\\/]lib[\\/]python(?P<v>3\.\d{1,2})t?[\\/]")),
-    (5, _c(r"python-(?P<v>3\.\d{1,2})(?:\.\d+)?-embed")),
-    (5, _c(r"[\\/]python(?P<maj>3)(?P<min>\d{1,2})\._pth")),
-    (4, _c(r"-cp(?P<maj>3)(?P<min>\d{1,2})-(?:cp3\d{1,2}t?|abi3|none)-win")),
-    (3, _c(r"\bPython (?P<v>3\.\d{1,2})(?:\.\d+)?\b")),
-    (2, _c(r"[\\/]envs[\\/]py(?:thon)?(?P<maj>3)(?P<min>\d{1,2})[\\/]")),
-)
-_ENV: tuple[tuple[str, _P], ...] = (
-    ("store", _c(r"WindowsApps[\\/]PythonSoftwareFoundation|Packages[\\/]PythonSoftwareFoundation\.Python")),
-    (
-        "embedded",
-        _c(
-            r"python_embed(?:d)?ed[\\/]|python-3[\d.]*-embed|[\\/]python3\d{1,2}\._pth"
-            r"|\bembeddable (?:package|python|distribution)"
-        ),
-    ),
-    (
-        "conda",
-        _c(
-            r"(?:ana|mini|micro)conda3?[\\/]|miniforge3?[\\/]|mambaforge[\\/]|conda-meta|\(base\) [A-Za-z]:\\"
-            r"|[\\/]envs[\\/][^\\/\s]+[\\/](?:lib[\\/]site-packages|Library[\\/]bin|python\.exe)"
-        ),
-    ),
-    (
-        "venv",
-        _c(
-            r"[\\/]\.?venv[^\\/\s]*[\\/]|[\\/]virtualenvs?[\\/]|[\\/]\.virtualenvs[\\/]|pyvenv\.cfg|[\\/]pypoetry[\\/]|[\\/]pipx[\\/]venvs[\\/]|[\\/]env[\\/]Lib[\\/]site-packages"
-        ),
-    ),
-    (
-        "system",
-        _c(
-            r"Programs[\\/]Python[\\/]Python3|Program Files(?: \(x86\))?[\\/]Python3"
-            r"|[A-Za-z]:[\\/]Python3\d{1,2}[\\/]"
-        ),
-    ),
-)
-_PACKAGES: tuple[_P, ...] = (
-    _c(r"site-packages[\\/](?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<version>\d[A-Za-z0-9_.+!]*?)\.dist-info"),
-    _c(r"\b(?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<version>\d[A-Za-z0-9_.+!]*?)-(?:cp|py)\d{1,3}[t]?-"),
-    _c(
-        r"\b(?P<name>torch|torchvision|torchaudio|numpy|onnxruntime(?:-gpu)?|tensorflow|jax|xformers)"
-        r"(?:(?:\.__version__| version)\s*[:=]?\s*|\s*==\s*|\s+)'?"
-        r"(?P<version>\d+\.\d+\.\d+(?:\+[a-z0-9.]+)?|\d+\.\d+\+[a-z0-9.]+)\b"
-    ),
-    _c(
-        r"Requirement already satisfied: (?P<name>[A-Za-z0-9][A-Za-z0-9_.-]*)"
-        r"(?:==(?P<version>\d[\w.+!]*))?"
-    ),
-)
-_INSTALLED_LIST = _c(r"Successfully installed (?P<list>[^\n]+)")
-_PACKAGE_DIR = _c(r"site-packages[\\/](?P<name>[A-Za-z_][A-Za-z0-9_]*)[\\/]")
-
-
 @dataclass
 class _Group:
     events: list[ErrorEvent]
@@ -363,28 +137,6 @@ class _Group:
     @property
     def last_line(self) -> int:
         return self.events[-1].line
-
-
-class _Text:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.data = text.encode("utf-8", "surrogatepass")
-        self.starts = line_starts(self.data)
-        self.present = _gate().search(self.data)
-
-    def line_of(self, offset: int) -> int:
-        return bisect.bisect_right(self.starts, offset)
-
-    def search(self, pattern: _P) -> Any:
-        return pattern.compiled.search(self.data) if pattern.index in self.present else None
-
-    def finditer(self, pattern: _P, limit: int = MAX_EVENTS_PER_PATTERN) -> Iterator[Any]:
-        if pattern.index not in self.present:
-            return
-        for n, m in enumerate(pattern.compiled.finditer(self.data)):
-            if n >= limit:
-                return
-            yield m
 
 
 def _group(m: Any, name: str) -> str | None:
@@ -417,7 +169,7 @@ def _dll_from_path(path: str | None) -> str | None:
     return name if name.endswith((".dll", ".pyd", ".exe")) else None
 
 
-def _message_events(t: _Text, messages: Messages) -> Iterator[ErrorEvent]:
+def _message_events(t: ScannedText, messages: Messages) -> Iterator[ErrorEvent]:
     templates = messages.templates
     for index in messages.candidates(t.text, t.data):
         template = templates[index]
@@ -450,8 +202,8 @@ def _message_events(t: _Text, messages: Messages) -> Iterator[ErrorEvent]:
             )
 
 
-def _shape_events(t: _Text) -> Iterator[ErrorEvent]:
-    for kind, pattern, extra in _SHAPES:
+def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
+    for kind, pattern, extra in SHAPES:
         for m in t.finditer(pattern):
             path = _group(m, "path")
             dll = _dll_from_path(_group(m, "dll")) or _dll_from_path(path)
@@ -470,13 +222,13 @@ def _shape_events(t: _Text) -> Iterator[ErrorEvent]:
             )
 
 
-def _prose_events(t: _Text) -> Iterator[ErrorEvent]:
+def _prose_events(t: ScannedText) -> Iterator[ErrorEvent]:
     """DLLs the user says are missing, in their own words (no code: see :func:`extract_facts`)."""
-    for pattern in _PROSE_MISSING:
+    for pattern in PROSE_MISSING:
         for m in t.finditer(pattern):
             after = (_group(m, "next") or "").lower()
             dll = _dll_from_path(_group(m, "dll"))
-            if dll is None or after in _NOT_A_FILE:
+            if dll is None or after in NOT_A_FILE:
                 continue
             yield ErrorEvent(line=t.line_of(m.start()), kind="prose-missing", dll=dll, leaf=True)
 
@@ -538,9 +290,9 @@ def _script_language(text: str) -> str | None:
     return None
 
 
-def _python_version(t: _Text) -> str | None:
+def _python_version(t: ScannedText) -> str | None:
     best: tuple[int, int, str] | None = None
-    for priority, pattern in _PY_VERSION:
+    for priority, pattern in PY_VERSION:
         m = t.search(pattern)
         if not m:
             continue
@@ -551,8 +303,8 @@ def _python_version(t: _Text) -> str | None:
     return best[2] if best else None
 
 
-def _env_type(t: _Text) -> str | None:
-    for env, pattern in _ENV:
+def _env_type(t: ScannedText) -> str | None:
+    for env, pattern in ENV_PATTERNS:
         if t.search(pattern):
             return env
     return None
@@ -562,7 +314,7 @@ def _norm_pkg(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
-def _packages(t: _Text) -> tuple[tuple[str, str], ...]:
+def _packages(t: ScannedText) -> tuple[tuple[str, str], ...]:
     found: dict[str, str] = {}
 
     def add(name: str | None, version: str | None) -> None:
@@ -572,12 +324,12 @@ def _packages(t: _Text) -> tuple[tuple[str, str], ...]:
         if version or key not in found:
             found[key] = version or found.get(key, "")
 
-    for m in t.finditer(_PACKAGE_DIR, limit=500):
+    for m in t.finditer(PACKAGE_DIR, limit=500):
         add(_group(m, "name"), None)
-    for pattern in _PACKAGES:
+    for pattern in PACKAGES:
         for m in t.finditer(pattern, limit=200):
             add(_group(m, "name"), _group(m, "version"))
-    for m in t.finditer(_INSTALLED_LIST, limit=20):
+    for m in t.finditer(INSTALLED_LIST, limit=20):
         for item in (_group(m, "list") or "").split():
             name, _, version = item.rpartition("-")
             if name and version[:1].isdigit():
@@ -587,7 +339,7 @@ def _packages(t: _Text) -> tuple[tuple[str, str], ...]:
 
 def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorFacts:
     """Read the facts of an error text (any size; linear time)."""
-    t = _Text(normalize_text(raw))
+    t = ScannedText(normalize_text(raw))
     events = list(_message_events(t, messages)) + list(_shape_events(t)) + list(_prose_events(t))
     groups = _groups(events)
     root = _root_most(groups)
@@ -602,12 +354,12 @@ def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorF
         for line in range(g.first_line, g.last_line + 2):
             start = t.starts[line - 1] if line - 1 < len(t.starts) else len(t.data)
             end = t.starts[line] if line < len(t.starts) else len(t.data)
-            for m in _DLL_MENTION.compiled.finditer(t.data[start:end]):
+            for m in DLL_MENTION.compiled.finditer(t.data[start:end]):
                 name = base_name(_group(m, "dll") or "")
                 if name not in dlls:
                     dlls.append(name)
     named = len(dlls)
-    for m in t.finditer(_DLL_MENTION, limit=MAX_DLLS * 5):
+    for m in t.finditer(DLL_MENTION, limit=MAX_DLLS * 5):
         name = base_name(_group(m, "dll") or "")
         if name and name not in dlls and len(dlls) < MAX_DLLS:
             dlls.append(name)
@@ -624,7 +376,7 @@ def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorF
     dll = _first(e.dll for e in sorted(headline, key=lambda e: not e.leaf))
     dll_path = _first(e.dll_path for e in headline if e.dll_path and _dll_from_path(e.dll_path) == dll)
     if dll and not dll_path:
-        for m in t.finditer(_WIN_PATH_DLL, limit=500):
+        for m in t.finditer(WIN_PATH_DLL, limit=500):
             path = _group(m, "path")
             if path and _dll_from_path(path) == dll:
                 dll_path = path

@@ -1,0 +1,31 @@
+"""Read one PE file: its compact image, then lief, then pefile when lief rejects the file.
+
+Both parsers read the compact image of :mod:`dlldoctor.pe.layout`, never the whole file.
+"""
+
+from __future__ import annotations
+
+from typing import BinaryIO
+
+from dlldoctor.errors import PEFormatError
+from dlldoctor.pe.layout import DefectError, read_compact
+from dlldoctor.pe.model import PEImage
+
+
+def read_pe(stream: BinaryIO, size: int) -> PEImage:
+    """Read PE facts from a stream positioned at the file's first byte.
+
+    Raises ``DefectError`` (a ``PEFormatError``) with a defect code when the file is not a usable PE.
+    """
+    layout, image = read_compact(stream, size)
+    try:
+        from dlldoctor.pe import lief_backend
+
+        return lief_backend.facts(image, layout, size)
+    except PEFormatError as lief_error:
+        from dlldoctor.pe import pefile_backend
+
+        try:
+            return pefile_backend.facts(image, layout, size)
+        except PEFormatError:
+            raise DefectError("unparseable", str(lief_error)) from lief_error

@@ -1,0 +1,305 @@
+"""The shapes error statements take, as RE2 patterns: loader messages of Python, torch, ctypes, cuDNN,
+onnxruntime, PyInstaller and Rust, a user's own "X.dll is missing", and the paths that tell the Python
+version, the environment type and package versions.
+
+Every pattern registers itself; :class:`ScannedText` first searches all of them together in one pass, then
+runs only those that can match.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from functools import cache
+from typing import Any, ClassVar
+
+from dlldoctor.kb.patterns import PatternSet, compile_pattern
+from dlldoctor.text.normalize import line_starts
+
+MAX_EVENTS_PER_PATTERN = 50
+
+
+class FactPattern:
+    """A fact pattern, compiled on first use; all of them are first searched together in one pass."""
+
+    registry: ClassVar[list[FactPattern]] = []
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.index = len(FactPattern.registry)
+        FactPattern.registry.append(self)
+
+    @property
+    def compiled(self) -> Any:
+        return compile_pattern(self.pattern, case_sensitive=False)
+
+
+def fact_pattern(pattern: str) -> FactPattern:
+    return FactPattern(pattern)
+
+
+@cache
+def gate() -> PatternSet:
+    """Every fact pattern in one set, searched in one pass to learn which can match at all."""
+    return PatternSet([p.pattern for p in FactPattern.registry])
+
+
+# --- shapes of error statements -------------------------------------------------------------------------
+DLL_NAME = r"[A-Za-z0-9_.+~-]+\.(?:dll|pyd)"
+PATH = r"[^\"'\r\n<>|*?]+?"
+QPATH = r"[^\"'`\r\n<>|*?]+?"
+SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
+    ("winerror", fact_pattern(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
+    ("code-mention", fact_pattern(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
+    ("code-mention", fact_pattern(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
+    # Rust's io::Error prints the Windows code as "(os error 126)".
+    ("code-mention", fact_pattern(r"\bos error (?P<code>\d{1,5})\b"), {}),
+    ("status", fact_pattern(r"\b(?P<code>0xc0000(?:07b|135|139|142))\b"), {}),
+    (
+        "error-loading",
+        fact_pattern(
+            r"Error loading [\"'`]?(?P<path>" + QPATH + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"
+        ),
+        {},
+    ),
+    # PyInstaller's bootloader: "Error loading Python DLL '...\\python39.dll'." (6.x: "Failed to load ..."),
+    # the LoadLibrary message on the next line.
+    (
+        "load-library",
+        fact_pattern(
+            r"(?:Error loading|Failed to load) Python DLL:? '?(?P<path>" + QPATH + r")'?\.?(?:\s|$)"
+        ),
+        {"leaf": True},
+    ),
+    (
+        "depends-missing",
+        fact_pattern(
+            r"Error loading \"(?P<path>"
+            + PATH
+            + r")\" which depends on \"(?P<dll>"
+            + PATH
+            + r")\" which is missing"
+        ),
+        {"leaf": True, "code": 126},
+    ),
+    (
+        "ctypes",
+        fact_pattern(r"Could not find module '(?P<path>" + PATH + r")'(?: \(or one of its dependencies\))?"),
+        {"code": 126},
+    ),
+    ("ctypes", fact_pattern(r"Could not find module \"(?P<path>" + PATH + r")\""), {"code": 126}),
+    (
+        "load-library",
+        fact_pattern(
+            r"Could not load (?:dynamic )?library '?(?P<dll>"
+            + DLL_NAME
+            + r")'?\.?(?:[^\n]*?(?:error code|error)\s*(?P<code>\d{1,5}))?"
+        ),
+        {"leaf": True},
+    ),
+    (
+        "load-library",
+        fact_pattern(r"dlerror: (?P<dll>" + DLL_NAME + r") not found"),
+        {"leaf": True, "code": 126},
+    ),
+    (
+        "load-library",
+        fact_pattern(r"Could not locate (?P<dll>" + DLL_NAME + r")"),
+        {"leaf": True, "code": 126},
+    ),
+    (
+        "load-library",
+        fact_pattern(r"Unable to load (?:[\w ]{0,40}library )?'?(?P<path>" + QPATH + r"\.dll)\b"),
+        {"leaf": True},
+    ),
+    (
+        "load-library",
+        fact_pattern(
+            r"Could not load (?:file or assembly |library )?[\"'`]?(?P<path>(?:[A-Za-z]:)?[^\"'`\r\n<>|*?:]+?\.dll)\b"
+        ),
+        {"leaf": True},
+    ),
+    (
+        "load-library",
+        fact_pattern(r"Library (?P<dll>" + DLL_NAME + r") is not found or cannot be loaded"),
+        {"leaf": True, "code": 126},
+    ),
+    ("cuda-driver", fact_pattern(r"CUDA driver version is insufficient for CUDA runtime version"), {}),
+    ("cuda-driver", fact_pattern(r"NVIDIA driver on your system is too old"), {}),
+    ("torch-no-cuda", fact_pattern(r"Torch not compiled with CUDA enabled"), {}),
+    (
+        "load-library",
+        fact_pattern(
+            r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? failed(?: with error| with code|, error)?:? (?P<code>\d+)"
+        ),
+        {},
+    ),
+    (
+        "load-library",
+        fact_pattern(r"LoadLibrary(?:Ex)?[AW]? (?:of |on )?\"?(?P<path>" + PATH + r"\.dll)\"? failed"),
+        {},
+    ),
+    ("code-mention", fact_pattern(r"\(Error (?P<code>\d{1,5}): "), {}),
+    ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
+    ("python", fact_pattern(r"DLL load failed (?:while )?importing (?P<module>[A-Za-z_][\w.]*)"), {}),
+    ("python", fact_pattern(r"DLL load failed(?: while importing)?:"), {}),
+    # The line cut after "DLL load failed" (the message lost, or on a line the user did not copy).
+    ("python", fact_pattern(r"(?m)DLL load failed[ \t.!]*$"), {}),
+    (
+        "python-conflict",
+        fact_pattern(r"Module use of (?P<dll>python\d+\.dll) conflicts with this version of Python"),
+        {"leaf": True},
+    ),
+    (
+        "omp-duplicate",
+        fact_pattern(
+            r"OMP: Error #15: Initializing (?P<dll>"
+            + DLL_NAME
+            + r"), but found (?:"
+            + DLL_NAME
+            + r") already initialized"
+        ),
+        {"leaf": True},
+    ),
+    ("module-not-found", fact_pattern(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'"), {}),
+    (
+        "entry-point",
+        fact_pattern(
+            r"entry point (?P<symbol>[^\s\"]+) could not be located in the dynamic link library "
+            r"(?P<dll>" + PATH + r"\.dll)"
+        ),
+        {"leaf": True, "code": 127},
+    ),
+)
+# A user's own words: "fbgemm.dll is missing", "missing msvcr100.dll", "缺少 MSVCP140.dll". ``next`` is the word
+# after "missing", to tell a missing file from a DLL "missing an entry point".
+PROSE_MISSING: tuple[FactPattern, ...] = (
+    fact_pattern(
+        r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s+(?:is |was |are |were |seems to be |appears to be |file is |"
+        r"files are |went |got |goes )?missing\b(?P<next>[ \t]+[A-Za-z]+)?"
+    ),
+    fact_pattern(
+        r"\bmissing(?: the| a)?(?: file| files| dll| DLL| library)?:?\s+[\"'`]?(?P<dll>" + DLL_NAME + r")\b"
+    ),
+    fact_pattern(r"(?:缺少|缺失|丢失|遺失)了?\s*(?:文件|檔案)?\s*[\"'`]?(?P<dll>" + DLL_NAME + r")\b"),
+    fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s*(?:文件|檔案)?\s*(?:丢失|缺失|遺失|找不到|不存在)"),
+)
+# After "X.dll is missing": words that make it a missing *part* of the DLL, not a missing file.
+NOT_A_FILE = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "some",
+        "entry",
+        "export",
+        "exports",
+        "symbol",
+        "symbols",
+        "function",
+        "functions",
+        "procedure",
+        "procedures",
+        "ordinal",
+        "dependency",
+        "dependencies",
+    ]
+)
+DLL_MENTION = fact_pattern(r"(?P<dll>[A-Za-z0-9_.+~-]+\.dll)\b")
+WIN_PATH_DLL = fact_pattern(r"(?P<path>(?:[A-Za-z]:|\\\\[^\\\s]+)[\\/][^\"'\r\n<>|*?:]*?\.dll)\b")
+
+
+# --- environment --------------------------------------------------------------------------------------
+PY_VERSION: tuple[tuple[int, FactPattern], ...] = (
+    (
+        9,
+        fact_pattern(r"(?m)^\s*Python (?P<v>3\.\d{1,2})(?:\.\d+)?\s*(?:\(|\||$)"),
+    ),  # interpreter banner / `python -V`
+    (8, fact_pattern(r"(?:Python|python) version:?\s*(?P<v>3\.\d{1,2})")),
+    (7, fact_pattern(r"WindowsApps[\\/]PythonSoftwareFoundation\.Python\.(?P<v>3\.\d{1,2})")),
+    (7, fact_pattern(r"Packages[\\/]PythonSoftwareFoundation\.Python\.(?P<v>3\.\d{1,2})")),
+    (7, fact_pattern(r"pythoncore-(?P<v>3\.\d{1,2})")),
+    (6, fact_pattern(r"[\\/]Python(?P<maj>3)(?P<min>\d{1,2})t?(?:-32|-64|-arm64)?[\\/]")),
+    (6, fact_pattern(r"[\\/]lib[\\/]python(?P<v>3\.\d{1,2})t?[\\/]")),
+    (5, fact_pattern(r"python-(?P<v>3\.\d{1,2})(?:\.\d+)?-embed")),
+    (5, fact_pattern(r"[\\/]python(?P<maj>3)(?P<min>\d{1,2})\._pth")),
+    (4, fact_pattern(r"-cp(?P<maj>3)(?P<min>\d{1,2})-(?:cp3\d{1,2}t?|abi3|none)-win")),
+    (3, fact_pattern(r"\bPython (?P<v>3\.\d{1,2})(?:\.\d+)?\b")),
+    (2, fact_pattern(r"[\\/]envs[\\/]py(?:thon)?(?P<maj>3)(?P<min>\d{1,2})[\\/]")),
+)
+ENV_PATTERNS: tuple[tuple[str, FactPattern], ...] = (
+    (
+        "store",
+        fact_pattern(
+            r"WindowsApps[\\/]PythonSoftwareFoundation|Packages[\\/]PythonSoftwareFoundation\.Python"
+        ),
+    ),
+    (
+        "embedded",
+        fact_pattern(
+            r"python_embed(?:d)?ed[\\/]|python-3[\d.]*-embed|[\\/]python3\d{1,2}\._pth"
+            r"|\bembeddable (?:package|python|distribution)"
+        ),
+    ),
+    (
+        "conda",
+        fact_pattern(
+            r"(?:ana|mini|micro)conda3?[\\/]|miniforge3?[\\/]|mambaforge[\\/]|conda-meta|\(base\) [A-Za-z]:\\"
+            r"|[\\/]envs[\\/][^\\/\s]+[\\/](?:lib[\\/]site-packages|Library[\\/]bin|python\.exe)"
+        ),
+    ),
+    (
+        "venv",
+        fact_pattern(
+            r"[\\/]\.?venv[^\\/\s]*[\\/]|[\\/]virtualenvs?[\\/]|[\\/]\.virtualenvs[\\/]|pyvenv\.cfg|[\\/]pypoetry[\\/]|[\\/]pipx[\\/]venvs[\\/]|[\\/]env[\\/]Lib[\\/]site-packages"
+        ),
+    ),
+    (
+        "system",
+        fact_pattern(
+            r"Programs[\\/]Python[\\/]Python3|Program Files(?: \(x86\))?[\\/]Python3"
+            r"|[A-Za-z]:[\\/]Python3\d{1,2}[\\/]"
+        ),
+    ),
+)
+PACKAGES: tuple[FactPattern, ...] = (
+    fact_pattern(
+        r"site-packages[\\/](?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<version>\d[A-Za-z0-9_.+!]*?)\.dist-info"
+    ),
+    fact_pattern(
+        r"\b(?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<version>\d[A-Za-z0-9_.+!]*?)-(?:cp|py)\d{1,3}[t]?-"
+    ),
+    fact_pattern(
+        r"\b(?P<name>torch|torchvision|torchaudio|numpy|onnxruntime(?:-gpu)?|tensorflow|jax|xformers)"
+        r"(?:(?:\.__version__| version)\s*[:=]?\s*|\s*==\s*|\s+)'?"
+        r"(?P<version>\d+\.\d+\.\d+(?:\+[a-z0-9.]+)?|\d+\.\d+\+[a-z0-9.]+)\b"
+    ),
+    fact_pattern(
+        r"Requirement already satisfied: (?P<name>[A-Za-z0-9][A-Za-z0-9_.-]*)"
+        r"(?:==(?P<version>\d[\w.+!]*))?"
+    ),
+)
+INSTALLED_LIST = fact_pattern(r"Successfully installed (?P<list>[^\n]+)")
+PACKAGE_DIR = fact_pattern(r"site-packages[\\/](?P<name>[A-Za-z_][A-Za-z0-9_]*)[\\/]")
+
+
+class ScannedText:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.data = text.encode("utf-8", "surrogatepass")
+        self.starts = line_starts(self.data)
+        self.present = gate().search(self.data)
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+    def search(self, pattern: FactPattern) -> Any:
+        return pattern.compiled.search(self.data) if pattern.index in self.present else None
+
+    def finditer(self, pattern: FactPattern, limit: int = MAX_EVENTS_PER_PATTERN) -> Iterator[Any]:
+        if pattern.index not in self.present:
+            return
+        for n, m in enumerate(pattern.compiled.finditer(self.data)):
+            if n >= limit:
+                return
+            yield m
