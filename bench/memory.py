@@ -22,7 +22,8 @@ SCAN = (
     c.PEAK_RSS_SNIPPET
     + """
 from dlldoctor.cache.pe_facts import Catalog
-from dlldoctor.scan.target import ScanOptions, scan_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
 scan_target(sys.argv[1] if len(sys.argv) > 1 else {path!r}, ScanOptions(), Catalog(threads={threads}))
 print(peak_mb())
 """

@@ -27,7 +27,8 @@ from dlldoctor.install import metadata as installfacts
 from dlldoctor.pe import lief_backend as pe_lief
 from dlldoctor.pe import model as pe
 from dlldoctor.scan import target as scan
-from dlldoctor.scan.target import ScanOptions, scan_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
 
 TIMES: dict[str, float] = defaultdict(float)
 _LOCK = threading.Lock()

@@ -21,7 +21,8 @@ import _common as c
 
 from dlldoctor.cache.pe_facts import Catalog, default_threads
 from dlldoctor.cache.pe_store import FactCache
-from dlldoctor.scan.target import ScanOptions, scan_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
 
 
 def unpacked(path: Path) -> Path:

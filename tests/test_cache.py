@@ -21,7 +21,8 @@ from dlldoctor.cache.pe_store import FILE_NAME, FactCache, decode, encode
 from dlldoctor.install.sources import open_target
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
-from dlldoctor.scan.target import ScanOptions, scan_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
 
 PY311 = ScanOptions(python="3.11")
 HOUR_AGO = time.time() - 3600

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from pefiles import copy_fixtures as copy
 
-from dlldoctor.scan.target import ScanOptions, scan_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
 
 
 def kinds(result) -> set[tuple[str, str, str | None]]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from dlldoctor.scan.target import ScanOptions, scan_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
 
 CHAIN = ("chain_a.dll", "chain_b.dll", "chain_c.dll")
 

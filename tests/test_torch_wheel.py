@@ -11,7 +11,8 @@ import wheelcache
 
 from dlldoctor.pe import pefile_backend as pe_pefile
 from dlldoctor.pe.model import PEImage
-from dlldoctor.scan.target import ScanOptions, scan_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
 
 pytestmark = pytest.mark.wheels
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from dlldoctor.scan.target import ScanOptions, scan_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
 
 
 def _copy(pe_bin: Path, dest: Path, source: str, name: str | None = None) -> None:

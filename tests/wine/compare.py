@@ -25,7 +25,8 @@ from dlldoctor.install.sources import Entry
 from dlldoctor.loader.environment import folder_of
 from dlldoctor.loader.findings import from_tree
 from dlldoctor.loader.resolution import Loader, Node, Operation, Process, Resolution, SearchDir
-from dlldoctor.scan.target import ScanOptions, ScanResult, scan_target
+from dlldoctor.scan.result import ScanOptions, ScanResult
+from dlldoctor.scan.target import scan_target
 
 from .layouts import Layout, Op
 from .runner import HarnessRun, OpRun, WineSession
