@@ -101,7 +101,7 @@ def test_dependent_load_flags_map_to_search_lists(pe_bin: Path, tmp_path: Path) 
     result = scan_target(str(pe_bin / "x64" / "chain_b.dll"), ScanOptions(python="3.11"))
     loader = Loader(result.environment, Catalog(), {})
     entry = result.files[0].entry
-    process = Process(user_dirs=[SearchDir(Folder("extra"), "add_dll_directory: extra")])
+    process = Process(user_dirs=[SearchDir(Folder("extra"), "add_dll_directory", "extra")])
     reasons = lambda flags: [d.reason for d in loader.flags_search(flags, entry, process)]  # noqa: E731
     assert reasons(SYSTEM32) == ["System32"]
     assert reasons(0x2000) == ["System32"]

@@ -126,7 +126,7 @@ def model_outcome(result: ScanResult, probe: str, ops: tuple[Op, ...]) -> Outcom
     if kind == "ext-dirs":
         entry = _entry(result, rest)
         dirs = [op.arg.removeprefix("@site/") for op in ops if op.kind == "adddir"]
-        process = Process(user_dirs=[SearchDir(loader.folder(d), f"add_dll_directory: {d}") for d in dirs])
+        process = Process(user_dirs=[SearchDir(loader.folder(d), "add_dll_directory", d) for d in dirs])
         node = loader.load(
             entry, Operation("extension module", loader.extension_search(entry, process)), process
         )

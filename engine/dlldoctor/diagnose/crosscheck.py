@@ -14,6 +14,7 @@ from dlldoctor.diagnose.probe_context import ProbeContext
 from dlldoctor.diagnose.verdicts import CONFIRMED, REFUTED, UNKNOWN, ProbedRule, probe_rule, rank_key
 from dlldoctor.kb.ruleset import RuleSet
 from dlldoctor.scan.result import ScanResult
+from dlldoctor.vocabulary import Verdict
 
 _ORDER = {CONFIRMED: 0, UNKNOWN: 1, REFUTED: 2}
 
@@ -22,14 +23,15 @@ _ORDER = {CONFIRMED: 0, UNKNOWN: 1, REFUTED: 2}
 class CheckedDiagnosis:
     rule_id: str
     diagnosis: Diagnosis | None  # None: found on the target only
-    verdict: str
+    verdict: Verdict
     evidence: tuple[str, ...]
     to_collect: tuple[str, ...]
 
 
-def _merge(probed: list[ProbedRule]) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+def _merge(probed: list[ProbedRule]) -> tuple[Verdict, tuple[str, ...], tuple[str, ...]]:
     """One verdict over several targets: confirmed on any wins, refuted only when refuted on all."""
     verdicts = {p.verdict for p in probed}
+    verdict: Verdict
     if CONFIRMED in verdicts:
         verdict = CONFIRMED
     elif verdicts == {REFUTED}:

@@ -27,13 +27,7 @@ from dlldoctor.diagnose.install_probes import (
 from dlldoctor.diagnose.probe_context import ProbeAnswer, ProbeContext
 from dlldoctor.install.sources import Entry
 from dlldoctor.kb.model import Probe
-
-_CONTEXTS = {
-    "extension": ("extension module",),
-    "torch-preload": ("torch preload",),
-    "loadlibrary": ("loaded by full path", "program start"),
-    "path": ("torch preload", "extension module (Python < 3.8)"),  # with other contexts in a list
-}
+from dlldoctor.vocabulary import RULE_CONTEXTS, LoadContext, ProbeKind
 
 
 def dll_resolves(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
@@ -91,12 +85,12 @@ def _is_path_context(value: Any) -> bool:
     return value == "path" or (isinstance(value, list | tuple) and list(value) == ["path"])
 
 
-def _load_contexts(value: Any) -> tuple[str, ...]:
+def _load_contexts(value: Any) -> tuple[LoadContext, ...]:
     """The scan's operation labels for the rule's context names."""
     if not value:
         return ()
     names = [value] if isinstance(value, str) else list(value)
-    return tuple(c for name in names for c in _CONTEXTS.get(name, ()))
+    return tuple(c for name in names if name in RULE_CONTEXTS for c in RULE_CONTEXTS[name])
 
 
 def symbol_exported(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
@@ -174,7 +168,7 @@ def file_intact(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
     return ProbeAnswer(probe, None, collect="scan the installed site-packages folder (with its .dist-info)")
 
 
-PROBES: dict[str, Callable[[ProbeContext, Probe], ProbeAnswer]] = {
+PROBES: dict[ProbeKind, Callable[[ProbeContext, Probe], ProbeAnswer]] = {
     "dll-resolves": dll_resolves,
     "symbol-exported": symbol_exported,
     "machine-matches": machine_matches,
@@ -191,7 +185,7 @@ PROBES: dict[str, Callable[[ProbeContext, Probe], ProbeAnswer]] = {
 }
 
 # Probes whose expected answer shows something wrong (the others only qualify a rule).
-PROBLEM_ANSWERS: dict[str, object] = {
+PROBLEM_ANSWERS: dict[ProbeKind, object] = {
     "dll-resolves": False,
     "symbol-exported": False,
     "machine-matches": False,

@@ -17,8 +17,11 @@ from dlldoctor.diagnose.probes import answer, is_problem
 from dlldoctor.kb.families import Families
 from dlldoctor.kb.model import Rule
 from dlldoctor.scan.result import ScanResult
+from dlldoctor.vocabulary import Verdict
 
-CONFIRMED, REFUTED, UNKNOWN = "confirmed", "refuted", "unknown"
+CONFIRMED: Verdict = "confirmed"
+REFUTED: Verdict = "refuted"
+UNKNOWN: Verdict = "unknown"
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 _PREVALENCE_ORDER = {"common": 0, "occasional": 1, "rare": 2}
 
@@ -26,7 +29,7 @@ _PREVALENCE_ORDER = {"common": 0, "occasional": 1, "rare": 2}
 @dataclass(frozen=True)
 class ProbedRule:
     rule: Rule
-    verdict: str
+    verdict: Verdict
     answers: tuple[ProbeAnswer, ...]
 
     @property

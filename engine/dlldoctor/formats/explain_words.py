@@ -9,6 +9,7 @@ from dlldoctor.diagnose.match import Evidence
 from dlldoctor.kb.families import Families
 from dlldoctor.kb.model import Probe, format_code
 from dlldoctor.text.facts import CODE_NAMES, ErrorFacts
+from dlldoctor.vocabulary import ProbeKind
 
 
 def code_label(code: int) -> str:
@@ -44,7 +45,7 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
     return value
 
 
-_PROBE_WORDS: dict[str, tuple[str, str]] = {
+_PROBE_WORDS: dict[ProbeKind, tuple[str, str]] = {
     "dll-resolves": ("whether {target} can be found", "{target} 是否能找到"),
     "symbol-exported": (
         "whether {target} exports every name its importers need",

@@ -8,10 +8,11 @@ from functools import cache
 from pathlib import PurePath
 from typing import Any
 
-from dlldoctor.kb.model import MATCHER_KINDS, matcher_kind
+from dlldoctor.kb.model import matcher_kind
 from dlldoctor.kb.patterns import pattern_error
 from dlldoctor.kb.yamlsrc import Source
 from dlldoctor.resources import schema_path
+from dlldoctor.vocabulary import MATCHER_KINDS
 
 _MATCH_GROUPS = ("all", "any", "none")
 

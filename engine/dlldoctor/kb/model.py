@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-MATCHER_KINDS = ("code", "family", "dll", "symbol", "module", "text", "python", "package", "env")
+from dlldoctor.vocabulary import MATCHER_KINDS, MatcherKind, Prevalence, ProbeKind, RuleStatus, Severity
 
 # What a matcher adds to the score when it matches and the rule does not say `weight:`. The error code and a
 # named DLL family outweigh generic words, so two text patterns never beat a code and a family.
-DEFAULT_WEIGHTS = {
+DEFAULT_WEIGHTS: dict[MatcherKind, float] = {
     "code": 5.0,
     "family": 4.0,
     "dll": 3.0,
@@ -23,7 +23,7 @@ DEFAULT_WEIGHTS = {
     "env": 1.0,
 }
 
-PREVALENCE_BONUS = {"common": 0.6, "occasional": 0.3, "rare": 0.0}
+PREVALENCE_BONUS: dict[Prevalence, float] = {"common": 0.6, "occasional": 0.3, "rare": 0.0}
 
 SHELLS = ("cmd", "powershell", "bash", "conda", "pip")
 
@@ -41,7 +41,7 @@ class Text:
 
 @dataclass(frozen=True)
 class Matcher:
-    kind: str
+    kind: MatcherKind
     weight: float
     codes: tuple[int, ...] = ()
     names: tuple[str, ...] = ()  # family ids, environment types, or the package name
@@ -74,7 +74,7 @@ class MatchSpec:
 
 @dataclass(frozen=True)
 class Probe:
-    kind: str
+    kind: ProbeKind
     args: tuple[tuple[str, Any], ...]  # sorted (name, value) pairs; values are str, bool or tuples of str
     expect: bool | str | None
 
@@ -100,9 +100,9 @@ class Examples:
 class Rule:
     id: str
     category: str
-    status: str
-    severity: str
-    prevalence: str
+    status: RuleStatus
+    severity: Severity
+    prevalence: Prevalence
     title: Text
     summary: Text
     keywords: tuple[str, ...]
@@ -150,7 +150,7 @@ def _text(data: Any) -> Text:
     return Text(en=str(data["en"]).strip(), zh=_zh(str(data["zh"])))
 
 
-def matcher_kind(data: Any) -> str | None:
+def matcher_kind(data: Any) -> MatcherKind | None:
     """The kind of a matcher mapping: the one key of MATCHER_KINDS it has."""
     if not isinstance(data, dict):
         return None
@@ -183,7 +183,8 @@ def _probe(data: dict[str, Any]) -> Probe:
         if key in ("probe", "expect"):
             continue
         args.append((key, tuple(value) if isinstance(value, list) else value))
-    return Probe(kind=str(data["probe"]), args=tuple(sorted(args)), expect=data.get("expect"))
+    kind: ProbeKind = data["probe"]  # the schema admits only the probe kinds of dlldoctor.vocabulary
+    return Probe(kind=kind, args=tuple(sorted(args)), expect=data.get("expect"))
 
 
 def _fix(data: dict[str, Any]) -> Fix:

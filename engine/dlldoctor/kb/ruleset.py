@@ -234,7 +234,3 @@ def _rooted(rule_set: RuleSet, root: Path) -> RuleSet:
     from dataclasses import replace
 
     return replace(rule_set, root=str(root))
-
-
-def problems_text(problems: list[Problem]) -> str:
-    return "\n".join(str(p) for p in problems)

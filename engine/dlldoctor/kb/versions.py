@@ -14,10 +14,6 @@ def release(version: str) -> tuple[int, ...] | None:
     return tuple(int(p) for p in m.group(0).split(".")) if m else None
 
 
-def valid_spec(spec: str) -> bool:
-    return all(_CLAUSE.fullmatch(part) for part in spec.split(","))
-
-
 def in_range(version: str, spec: str) -> bool:
     """Whether ``version`` satisfies every comparison of ``spec``.
 

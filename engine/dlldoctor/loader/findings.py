@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dlldoctor.loader.resolution import Node, Resolution
+from dlldoctor.vocabulary import FindingContext, FindingKind, LoadContext, Severity
 
-SEVERITY = {
+SEVERITY: dict[FindingKind, Severity] = {
     "missing-dll": "error",
     "missing-symbol": "error",
     "arch-mismatch": "error",
@@ -18,14 +19,14 @@ SEVERITY = {
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str
-    severity: str
+    kind: FindingKind
+    severity: Severity
     file: str  # the importing file (or the broken file itself)
     dll: str | None
     symbol: str | None
     message: str
     chain: tuple[str, ...]
-    context: str
+    context: FindingContext
     considered: tuple[str, ...] = ()
     symbols: tuple[str, ...] = ()
 
@@ -39,17 +40,17 @@ class Finding:
         return (self.kind, "", (self.dll or "").lower())
 
 
-def _make(kind: str, **fields: object) -> Finding:
+def _make(kind: FindingKind, **fields: object) -> Finding:
     return Finding(kind=kind, severity=SEVERITY[kind], **fields)  # type: ignore[arg-type]
 
 
-def from_tree(root: Node, root_label: str, context: str, machine: str) -> Iterator[Finding]:
+def from_tree(root: Node, root_label: str, context: LoadContext, machine: str) -> Iterator[Finding]:
     """Every broken link under ``root``, each with the chain of names that leads to it."""
     yield from _visit(root, (root_label,), context, machine, root.resolution.location)
 
 
 def _visit(
-    node: Node, chain: tuple[str, ...], context: str, machine: str, importer: str
+    node: Node, chain: tuple[str, ...], context: LoadContext, machine: str, importer: str
 ) -> Iterator[Finding]:
     resolution = node.resolution
     if len(chain) == 1:
@@ -79,7 +80,7 @@ def _visit(
 
 
 def _link(
-    kind: str, file: str, res: Resolution, chain: tuple[str, ...], context: str, message: str
+    kind: FindingKind, file: str, res: Resolution, chain: tuple[str, ...], context: LoadContext, message: str
 ) -> Finding:
     """A finding about one resolved link of a chain (the DLL named, no symbol)."""
     return _make(
@@ -94,7 +95,9 @@ def _link(
     )
 
 
-def _edge(child: Node, chain: tuple[str, ...], context: str, machine: str, parent: Node) -> Iterator[Finding]:
+def _edge(
+    child: Node, chain: tuple[str, ...], context: LoadContext, machine: str, parent: Node
+) -> Iterator[Finding]:
     res = child.resolution
     imported = child.imported
     importer_name = chain[-1].rsplit("/", 1)[-1]
@@ -153,7 +156,7 @@ def _edge(child: Node, chain: tuple[str, ...], context: str, machine: str, paren
 
 
 def _delayed_problem(
-    child: Node, importer: str, importer_name: str, here: tuple[str, ...], context: str, machine: str
+    child: Node, importer: str, importer_name: str, here: tuple[str, ...], context: LoadContext, machine: str
 ) -> Iterator[Finding]:
     """A delay-loaded DLL found but unusable: a warning, since only the first call into it fails."""
     res = child.resolution

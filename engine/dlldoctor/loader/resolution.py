@@ -19,6 +19,7 @@ from dlldoctor.install.sources import Entry
 from dlldoctor.loader.environment import Environment, Folder
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import Import, PEImage
+from dlldoctor.vocabulary import LoadContext, ResolutionStatus, SearchKind
 
 # LoadLibraryEx search flags (DependentLoadFlags uses the same bits).
 LOAD_DIR = 0x100
@@ -39,7 +40,12 @@ COMPATIBLE = {
 @dataclass(frozen=True)
 class SearchDir:
     folder: Folder | None  # None: the System32 of the built-in profile
-    reason: str
+    kind: SearchKind
+    label: str = ""  # which folder of that kind, as users read it ("torch\\lib")
+
+    @property
+    def reason(self) -> str:
+        return f"{self.kind}: {self.label}" if self.label else self.kind
 
 
 @dataclass(frozen=True)
@@ -47,7 +53,7 @@ class Resolution:
     """Where one imported name binds, and why."""
 
     name: str
-    status: str  # found, missing, wrong-machine, corrupt
+    status: ResolutionStatus
     reason: str
     location: str
     entry: Entry | None = None
@@ -90,7 +96,7 @@ class Process:
 class Operation:
     """One load operation: its label, its search list, and the fallback after error 126 (torch)."""
 
-    context: str
+    context: LoadContext
     search: tuple[SearchDir, ...]
     fallback: tuple[SearchDir, ...] = ()
 
@@ -130,14 +136,14 @@ class Loader:
 
     def legacy_search(self, root: Entry, path_prefix: tuple[SearchDir, ...] = ()) -> tuple[SearchDir, ...]:
         """Python < 3.8: LOAD_WITH_ALTERED_SEARCH_PATH, then System32, the Windows folder and PATH."""
-        return (self.load_dir(root), self.system32(), *path_prefix, *self.path_dirs("PATH"))
+        return (self.load_dir(root), self.system32(), *path_prefix, *self.path_dirs())
 
     def standard_search(self, prefix: tuple[SearchDir, ...] = ()) -> tuple[SearchDir, ...]:
         """Plain LoadLibrary: python.exe folder, System32, Windows, current dir, then PATH."""
-        return (self.app_dir(), self.system32(), *prefix, *self.path_dirs("PATH"))
+        return (self.app_dir(), self.system32(), *prefix, *self.path_dirs())
 
-    def path_dirs(self, reason: str) -> tuple[SearchDir, ...]:
-        return tuple(SearchDir(f, reason) for f in self.env.path_dirs)
+    def path_dirs(self) -> tuple[SearchDir, ...]:
+        return tuple(SearchDir(f, "PATH") for f in self.env.path_dirs)
 
     def flags_search(self, flags: int, importer: Entry, process: Process) -> tuple[SearchDir, ...]:
         dirs: list[SearchDir] = []
@@ -192,7 +198,7 @@ class Loader:
         if host_entry is not None or host in process.loaded:
             location = host_entry.location if host_entry is not None else host
             return Resolution(name, "found", reason, location, system=True)
-        status = "found" if optional else "missing"
+        status: ResolutionStatus = "found" if optional else "missing"
         return Resolution(name, status, reason, "", considered=(f"{system.label}\\{host}",), system=True)
 
     def _look_in(self, name: str, directory: SearchDir, considered: list[str]) -> Resolution | None:
@@ -277,7 +283,7 @@ class Loader:
         return node
 
     def _attempt(
-        self, root: Entry, context: str, search: tuple[SearchDir, ...], process: Process
+        self, root: Entry, context: LoadContext, search: tuple[SearchDir, ...], process: Process
     ) -> tuple[Node, Process]:
         """One LoadLibrary call with one search list, on a copy of the process's loaded modules."""
         attempt = Process(dict(process.loaded), process.user_dirs)

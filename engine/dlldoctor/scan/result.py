@@ -18,6 +18,7 @@ from dlldoctor.loader.findings import Finding
 from dlldoctor.loader.resolution import Node
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
+from dlldoctor.vocabulary import LoadContext
 
 D = TypeVar("D")
 
@@ -45,7 +46,7 @@ class ScanResult(Generic[D]):
     environment: Environment
     files: list[FileReport]
     findings: list[Finding]
-    trees: dict[str, tuple[str, Node]] = field(default_factory=dict)  # relpath → (context, tree)
+    trees: dict[str, tuple[LoadContext, Node]] = field(default_factory=dict)  # relpath → (context, tree)
     install: InstallFacts = field(default_factory=InstallFacts)
     catalog: Catalog = field(default_factory=Catalog, repr=False)
     # Filled by the diagnosis step the caller gives the batch runner (dlldoctor.diagnose.verdicts).

@@ -38,9 +38,15 @@ from dlldoctor.loader.sysprofile import load_profile
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
 from dlldoctor.scan.result import FileReport, ScanOptions, ScanResult
+from dlldoctor.vocabulary import LoadContext
 
 TORCH_CORE = ("c10.dll", "torch_cpu.dll", "torch_python.dll")
-CONTEXT_PRIORITY = ("extension module", "torch preload", "program start", "loaded by full path")
+CONTEXT_PRIORITY: tuple[LoadContext, ...] = (
+    "extension module",
+    "torch preload",
+    "program start",
+    "loaded by full path",
+)
 
 
 def _role(entry: Entry, facts: PEImage | DefectError) -> str:
@@ -179,7 +185,7 @@ class _Scanner:
             return []
         keys = ("Library/mingw-w64/bin", "Library/usr/bin", "Library/bin", "Scripts", "bin")
         return [
-            SearchDir(self.layout.folders[k], f"conda: {_label(k)}") for k in keys if k in self.layout.folders
+            SearchDir(self.layout.folders[k], "conda", _label(k)) for k in keys if k in self.layout.folders
         ]
 
     def torch_lib(self) -> str | None:
@@ -188,20 +194,20 @@ class _Scanner:
                 return key
         return None
 
-    def torch_preload(self, lib_key: str, results: list[tuple[str, str, Node]]) -> Process:
+    def torch_preload(self, lib_key: str, results: list[tuple[str, LoadContext, Node]]) -> Process:
         """torch/__init__.py on Windows: add_dll_directory, CDLL of the VC++ runtime, then every torch\\lib DLL."""
         lib = self.layout.folders[lib_key]
-        torch_dirs = [SearchDir(lib, f"add_dll_directory: {_label(lib_key)}")]
+        torch_dirs = [SearchDir(lib, "add_dll_directory", _label(lib_key))]
         prefix_bin = "Library/bin" if self.layout.env_root else None
         if prefix_bin and prefix_bin in self.layout.folders:
-            torch_dirs.append(SearchDir(self.layout.folders[prefix_bin], "add_dll_directory: Library\\bin"))
+            torch_dirs.append(SearchDir(self.layout.folders[prefix_bin], "add_dll_directory", "Library\\bin"))
         process = self.base_process([*self.conda_dirs(), *torch_dirs])
         default_dirs = (self.loader.app_dir(), *process.user_dirs, self.loader.system32())
         for name in ("vcruntime140.dll", "msvcp140.dll", "vcruntime140_1.dll"):
             found = self.loader.resolve(name, default_dirs, process)
             if found.status == "found":
                 process.loaded.setdefault(name, found)
-        path_prefix = tuple(SearchDir(d.folder, f"PATH: {d.reason.split(': ', 1)[-1]}") for d in torch_dirs)
+        path_prefix = tuple(SearchDir(d.folder, "PATH", d.label) for d in torch_dirs)
         for entry in sorted(lib.files.values(), key=lambda e: e.name.lower()):
             if not entry.name.lower().endswith(".dll") or entry not in self.layout.install_folder:
                 continue
@@ -227,16 +233,16 @@ class _Scanner:
             site, top = "Lib/site-packages/", folder.split("/")[2]
         key = f"{site}{top}.libs"
         if top and key in self.layout.folders:
-            return [SearchDir(self.layout.folders[key], f"add_dll_directory: {_label(key)}")]
+            return [SearchDir(self.layout.folders[key], "add_dll_directory", _label(key))]
         return []
 
-    def run(self, entries: list[Entry]) -> list[tuple[str, str, Node]]:
-        results: list[tuple[str, str, Node]] = []
+    def run(self, entries: list[Entry]) -> list[tuple[str, LoadContext, Node]]:
+        results: list[tuple[str, LoadContext, Node]] = []
         lib_key = self.torch_lib()
         legacy_prefix: tuple[SearchDir, ...] = ()
         if lib_key and not self.env.modern_loader:
             # torch releases for Python < 3.8 put torch\lib at the front of PATH instead of preloading.
-            legacy_prefix = (SearchDir(self.layout.folders[lib_key], f"PATH: {_label(lib_key)}"),)
+            legacy_prefix = (SearchDir(self.layout.folders[lib_key], "PATH", _label(lib_key)),)
             lib_key = None
         torch_process = self.torch_preload(lib_key, results) if lib_key else None
         torch_names = set(self.layout.folders[lib_key].files) if lib_key else set()
@@ -264,7 +270,7 @@ class _Scanner:
                     (
                         self.loader.load_dir(entry),
                         self.loader.system32(),
-                        *self.loader.path_dirs("PATH"),
+                        *self.loader.path_dirs(),
                     ),
                 )
                 tree = self.loader.load(entry, operation, Process())
@@ -319,7 +325,9 @@ def scan_target(target: str, options: ScanOptions, catalog: Catalog | None = Non
         source.close()
 
 
-def _collect(trees: list[tuple[str, str, Node]], machine: str, files: list[FileReport]) -> list[Finding]:
+def _collect(
+    trees: list[tuple[str, LoadContext, Node]], machine: str, files: list[FileReport]
+) -> list[Finding]:
     best: dict[tuple[str, str, str], Finding] = {}
     for relpath, context, tree in trees:
         for finding in from_tree(tree, relpath, context, machine):

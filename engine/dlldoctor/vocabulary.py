@@ -1,0 +1,82 @@
+"""The words other code branches on, as types: renaming one is a type error, not a silent change.
+
+Each vocabulary is a ``Literal`` with a tuple of its values beside it (for loops, schemas and tests);
+``tests/test_vocabulary.py`` ties the tuples to the rule schema, the engine's registries and the docs.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+# One load operation inside python.exe (dlldoctor.scan.target lays them out).
+LoadContext = Literal[
+    "extension module",
+    "extension module (Python < 3.8)",
+    "torch preload",
+    "program start",
+    "loaded by full path",
+]
+LOAD_CONTEXTS: tuple[LoadContext, ...] = get_args(LoadContext)
+
+# Where a finding was made: in a load operation, or checking a file that nothing loads.
+FindingContext = LoadContext | Literal["file check"]
+
+# The load contexts a rule's probe names (``context:`` in a rule file), and the operations each covers.
+RuleContext = Literal["extension", "torch-preload", "loadlibrary", "path"]
+RULE_CONTEXTS: dict[RuleContext, tuple[LoadContext, ...]] = {
+    "extension": ("extension module",),
+    "torch-preload": ("torch preload",),
+    "loadlibrary": ("loaded by full path", "program start"),
+    "path": ("torch preload", "extension module (Python < 3.8)"),  # with other contexts in a list
+}
+
+# Why a folder is searched, as the tree shows it before the folder's own label ("add_dll_directory: …").
+SearchKind = Literal[
+    "same folder",
+    "python.exe folder",
+    "System32",
+    "PATH",
+    "add_dll_directory",
+    "conda",
+]
+SEARCH_KINDS: tuple[SearchKind, ...] = get_args(SearchKind)
+
+# Where one imported name ends up.
+ResolutionStatus = Literal["found", "missing", "wrong-machine", "corrupt"]
+RESOLUTION_STATUSES: tuple[ResolutionStatus, ...] = get_args(ResolutionStatus)
+
+FindingKind = Literal["missing-dll", "missing-symbol", "arch-mismatch", "corrupt-file", "delay-load-missing"]
+FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = get_args(Severity)
+
+RuleStatus = Literal["experimental", "stable", "deprecated"]
+RULE_STATUSES: tuple[RuleStatus, ...] = get_args(RuleStatus)
+
+Prevalence = Literal["common", "occasional", "rare"]
+PREVALENCES: tuple[Prevalence, ...] = get_args(Prevalence)
+
+MatcherKind = Literal["code", "family", "dll", "symbol", "module", "text", "python", "package", "env"]
+MATCHER_KINDS: tuple[MatcherKind, ...] = get_args(MatcherKind)
+
+ProbeKind = Literal[
+    "dll-resolves",
+    "symbol-exported",
+    "machine-matches",
+    "file-intact",
+    "mixed-install",
+    "duplicate-dll",
+    "vcruntime-version",
+    "cuda-major",
+    "cuda-build",
+    "python-abi",
+    "environment",
+    "path-ascii",
+    "driver-version",
+]
+PROBE_KINDS: tuple[ProbeKind, ...] = get_args(ProbeKind)
+
+# What a probe's answers make of a rule on one install.
+Verdict = Literal["confirmed", "refuted", "unknown"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
