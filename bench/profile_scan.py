@@ -25,7 +25,7 @@ from dlldoctor.cache.pe_facts import Catalog
 from dlldoctor.cache.pe_store import FactCache
 from dlldoctor.install import metadata as installfacts
 from dlldoctor.pe import lief_backend as pe_lief
-from dlldoctor.pe import model as pe
+from dlldoctor.pe import read as pe
 from dlldoctor.scan import target as scan
 from dlldoctor.scan.result import ScanOptions
 from dlldoctor.scan.target import scan_target

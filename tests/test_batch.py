@@ -19,7 +19,8 @@ from dlldoctor.errors import InputError
 from dlldoctor.install import zipmember
 from dlldoctor.install.sources import open_target
 from dlldoctor.install.zipmember import MemberReader
-from dlldoctor.pe.layout import DefectError, read_compact
+from dlldoctor.pe.compact import read_compact
+from dlldoctor.pe.layout import DefectError
 from dlldoctor.scan.batch import dumps_result, loads_result, scan_all
 from dlldoctor.scan.result import ScanOptions
 from dlldoctor.scan.target import scan_target

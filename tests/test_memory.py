@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dlldoctor.install.zipmember import _OUT_CAP, MemberReader
-from dlldoctor.pe.layout import read_compact
+from dlldoctor.pe.compact import read_compact
 
 MB = 1 << 20
 

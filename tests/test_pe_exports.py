@@ -10,8 +10,9 @@ import pytest
 
 from dlldoctor.errors import PEFormatError
 from dlldoctor.pe import pefile_backend as pe_pefile
+from dlldoctor.pe.compact import read_compact
 from dlldoctor.pe.exports import read_exports
-from dlldoctor.pe.layout import DIR_EXPORT, read_compact, read_layout
+from dlldoctor.pe.layout import DIR_EXPORT, read_layout
 
 FIXTURES = ["chain_c.dll", "forwarder.dll", "versioned.dll", "pymod.cp311-win_amd64.pyd", "app.exe"]
 

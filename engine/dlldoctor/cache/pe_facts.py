@@ -205,7 +205,7 @@ def _open(entry: Entry, on_bytes: Callable[[int], None] | None) -> BinaryIO:
 def _read(entry: Entry, on_bytes: Callable[[int], None] | None = None) -> Facts:
     try:
         with _open(entry, on_bytes) as stream:
-            return read_pe(stream, entry.size)
+            return read_pe(stream, entry.size, reopen=lambda: _open(entry, None))
     except DefectError as e:
         return e
     except InputError:

@@ -35,7 +35,7 @@ from dlldoctor.pe.model import Import, PEImage
 FILE_NAME = "pe-facts.sqlite3"
 APPLICATION_ID = 0x444C4C44  # "DLLD"
 SCHEMA_VERSION = 1
-FORMAT = 1  # the JSON layout of one row
+FORMAT = 2  # the JSON layout of one row; 2: facts of the two-pass compact reader (1 could miss import names)
 MAX_BYTES = 512 << 20  # oldest rows beyond this are dropped (torch 2.13's facts take ~6 MB)
 RACY_NS = 2_000_000_000  # a file modified this recently is not stored: its mtime may not change again
 BUSY_TIMEOUT_MS = 10_000

@@ -1,20 +1,14 @@
-"""Read a PE file's headers and keep only the byte ranges its tables live in.
-
-A 300 MB DLL keeps its import, export, resource and load-config tables in a few sections; the code
-(``.text``), CUDA fat binaries and relocations are never needed to decide whether it loads. The file is
-read once, front to back (a zip member can only be read that way cheaply), and what comes out is a
-*compact image*: the headers plus the needed sections, with the section table rewritten so that every
-RVA still resolves. Any PE parser reads that image as it would read the whole file.
+"""A PE file's headers: the DOS, COFF and optional headers and the section table.
 
 Structural defects are reported here, before a parser sees the bytes, as ``PEFormatError`` with a
-``defect`` code from :data:`DEFECTS`.
+``defect`` code from :data:`DEFECTS`. Every size the headers claim is checked against the real size of
+the file before anything is read or allocated for it (:mod:`dlldoctor.pe.compact` reads the sections).
 """
 
 from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import BinaryIO
 
 from dlldoctor.errors import PEFormatError
 
@@ -31,7 +25,7 @@ DEFECTS = {
 DIR_EXPORT, DIR_IMPORT, DIR_RESOURCE, DIR_LOAD_CONFIG, DIR_DELAY_IMPORT = 0, 1, 2, 10, 13
 NEEDED_DIRECTORIES = (DIR_EXPORT, DIR_IMPORT, DIR_RESOURCE, DIR_LOAD_CONFIG, DIR_DELAY_IMPORT)
 
-_HEAD = 4096
+HEAD = 4096  # bytes read first: the headers of every real PE fit
 _SECTION_SIZE = 40
 _LFS_MAGIC = b"version https://git-lfs"
 
@@ -68,6 +62,8 @@ class Layout:
     directories: tuple[tuple[int, int], ...]  # (rva, size) per data directory
     sections: tuple[Section, ...]
     headers_end: int  # first byte after the section table
+    pe32_plus: bool = True  # the optional header's magic is 0x20B (64-bit images)
+    image_base: int = 0
 
 
 def _u16(data: bytes, at: int) -> int:
@@ -110,8 +106,10 @@ def read_layout(head: bytes, file_size: int) -> Layout:
     magic = _u16(head, opt)
     if magic == 0x10B:
         count_at, dirs_at = opt + 92, opt + 96
+        image_base = _u32(head, opt + 28) if opt + 32 <= len(head) else 0
     elif magic == 0x20B:
         count_at, dirs_at = opt + 108, opt + 112
+        image_base = int(struct.unpack_from("<Q", head, opt + 24)[0]) if opt + 32 <= len(head) else 0
     else:
         raise DefectError("unparseable", f"unknown optional header magic 0x{magic:x}")
     if count_at + 4 > sections_at:
@@ -135,6 +133,8 @@ def read_layout(head: bytes, file_size: int) -> Layout:
         directories=directories,
         sections=sections,
         headers_end=headers_end,
+        pe32_plus=magic == 0x20B,
+        image_base=image_base,
     )
 
 
@@ -148,71 +148,3 @@ def _section(head: bytes, at: int) -> Section:
         raw_offset=_u32(head, at + 20),
         header_offset=at,
     )
-
-
-def needed_sections(layout: Layout) -> tuple[Section, ...]:
-    """Sections that hold any table dlldoctor reads, in file order."""
-    wanted: list[Section] = []
-    for index in NEEDED_DIRECTORIES:
-        if index >= len(layout.directories):
-            continue
-        rva, size = layout.directories[index]
-        if not (rva and size):
-            continue
-        wanted.extend(s for s in layout.sections if s.raw_size and s.contains_rva(rva))
-    unique = {s.header_offset: s for s in wanted}
-    return tuple(sorted(unique.values(), key=lambda s: s.raw_offset))
-
-
-def _align(value: int, alignment: int) -> int:
-    return -(-value // alignment) * alignment
-
-
-def read_compact(stream: BinaryIO, file_size: int) -> tuple[Layout, bytes]:
-    """Read ``stream`` front to back and return its layout and compact image.
-
-    ``stream`` must be positioned at the start; it is read forward only, so a zip member is inflated
-    once. Sections that hold no needed table are skipped (zip members still inflate them, unread).
-    """
-    head = stream.read(_HEAD)
-    layout = read_layout(head, file_size)
-    keep = needed_sections(layout)
-    header_len = max(layout.headers_end, min(layout.size_of_headers, file_size))
-    if header_len > len(head):
-        head += stream.read(header_len - len(head))
-    image = bytearray(head[:header_len])
-    position = len(head)
-    placed: dict[int, int] = {}
-    alignment = layout.file_alignment if layout.file_alignment <= 0x10000 else 0x200
-    for section in keep:
-        target = _align(len(image), alignment)
-        image.extend(b"\0" * (target - len(image)))
-        start = section.raw_offset
-        if start < position:
-            # Overlaps what was already read (tiny files, sections inside the headers).
-            already = head[start:position] if start < len(head) else b""
-            chunk = already + stream.read(max(0, start + section.raw_size - position))
-        else:
-            stream.seek(start - position, 1) if stream.seekable() else _skip(stream, start - position)
-            chunk = stream.read(section.raw_size)
-        chunk = chunk[: section.raw_size]
-        if len(chunk) < section.raw_size:
-            raise DefectError("truncated", f"section {section.name} is cut short")
-        position = max(position, start + section.raw_size)
-        image.extend(chunk)
-        placed[section.header_offset] = target
-    for section in layout.sections:
-        new_offset = placed.get(section.header_offset)
-        if new_offset is None:
-            struct.pack_into("<II", image, section.header_offset + 16, 0, 0)
-        else:
-            struct.pack_into("<I", image, section.header_offset + 20, new_offset)
-    return layout, bytes(image)
-
-
-def _skip(stream: BinaryIO, count: int) -> None:
-    while count > 0:
-        got = len(stream.read(min(count, 1 << 20)))
-        if not got:
-            return
-        count -= got

@@ -8,16 +8,18 @@ from __future__ import annotations
 from typing import BinaryIO
 
 from dlldoctor.errors import PEFormatError
-from dlldoctor.pe.layout import DefectError, read_compact
+from dlldoctor.pe.compact import Reopen, read_compact
+from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
 
 
-def read_pe(stream: BinaryIO, size: int) -> PEImage:
+def read_pe(stream: BinaryIO, size: int, reopen: Reopen | None = None) -> PEImage:
     """Read PE facts from a stream positioned at the file's first byte.
 
     Raises ``DefectError`` (a ``PEFormatError``) with a defect code when the file is not a usable PE.
+    ``reopen`` opens the same bytes again from the start (see :func:`dlldoctor.pe.compact.read_compact`).
     """
-    layout, image = read_compact(stream, size)
+    layout, image = read_compact(stream, size, reopen)
     try:
         from dlldoctor.pe import lief_backend
 
