@@ -1,0 +1,58 @@
+"""The third blind batch (corpus/heldout3/): resolved public reports, collected blind, never tuned on.
+
+It prints top-1, top-3 (distinct categories) and how often a loader error gets no diagnosis at all. The
+floors are low on purpose: the test measures rather than pins. Nobody changes rules because of it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from test_heldout import CORPUS, HELDOUT, OUTSIDE, _pct, _raw, _squash
+
+from dlldoctor.diagnose.accuracy import evaluate, load_cases
+from dlldoctor.kb.ruleset import load_rule_set
+
+ROOT = Path(__file__).resolve().parents[1]
+HELDOUT2 = ROOT / "corpus" / "heldout2"
+HELDOUT3 = ROOT / "corpus" / "heldout3"
+
+
+def test_third_batch_shares_nothing_with_the_other_corpora() -> None:
+    others = _raw(CORPUS) + _raw(HELDOUT) + _raw(HELDOUT2)
+    sources = {item.get("source") for item in others} - {None}
+    texts = [_squash(item["text"]) for item in others]
+    for item in _raw(HELDOUT3):
+        assert item["source"] not in sources, item["id"]
+        text = _squash(item["text"])
+        assert not [t for t in texts if t == text or (len(text) >= 40 and text in t)], item["id"]
+
+
+def test_third_batch_figures(
+    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("DLLDOCTOR_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    try:
+        rule_set = load_rule_set()
+    finally:
+        mp.undo()
+    loader_error = {
+        str(item["id"]): bool(item.get("loader_error", True))
+        for path in sorted(HELDOUT3.glob("*.yaml"))
+        for item in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]
+    }
+    cases = [c for c in load_cases(HELDOUT3) if c.category != OUTSIDE]
+    report = evaluate(cases, rule_set)
+    loaders = [r for r in report.results if loader_error[r.case.id]]
+    silent = [r for r in loaders if not r.ranked]
+    o = report.overall
+    with capsys.disabled():
+        print(
+            f"\nthird blind batch: {o.cases} cases, top-1 {_pct(o.top1_rate)}, top-3 {_pct(o.top3_rate)}, "
+            f"no diagnosis {len(silent)} of {len(loaders)} loader errors"
+        )
+    assert o.cases >= 100
+    assert o.top3_rate >= 0.3
