@@ -26,6 +26,7 @@ from dlldoctor.cache.pe_store import FactCache
 from dlldoctor.install import metadata as installfacts
 from dlldoctor.pe import lief_backend as pe_lief
 from dlldoctor.pe import read as pe
+from dlldoctor.scan import process as scan_process
 from dlldoctor.scan import target as scan
 from dlldoctor.scan.result import ScanOptions
 from dlldoctor.scan.target import scan_target
@@ -50,10 +51,10 @@ def timed(owner: Any, name: str, label: str) -> None:
 
 def install_timers() -> None:
     timed(scan, "open_target", "main: open target (zip central directory)")
-    timed(scan, "_Layout", "main: layout")
+    timed(scan, "InstallLayout", "main: layout")
     timed(scan, "read_install_facts", "main: install facts (RECORD, dist-info)")
     timed(scan, "build_environment", "main: environment")
-    timed(scan._Scanner, "run", "main: loader model")
+    timed(scan_process.ProcessModel, "run", "main: loader model")
     timed(scan, "_collect", "main: findings")
     timed(catalog_module.Catalog, "facts", "main: waiting for facts")
     timed(pe, "read_compact", "reads: read_compact (inflate/read + keep sections)")  # as read_pe sees it

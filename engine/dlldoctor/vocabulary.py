@@ -38,6 +38,7 @@ SearchKind = Literal[
     "PATH",
     "add_dll_directory",
     "conda",
+    "loaded by its package",  # a DLL of the same package, taken as loaded before it is needed (Qt plugins)
 ]
 SEARCH_KINDS: tuple[SearchKind, ...] = get_args(SearchKind)
 

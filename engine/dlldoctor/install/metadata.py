@@ -23,6 +23,11 @@ _DIST_INFO = re.compile(
 )
 
 
+# Where an installed .dist-info sits: the root of a wheel or site-packages, or an environment's site-packages.
+_SITE_ROOTS = frozenset({"", "lib/site-packages/"})
+MAX_METADATA = 1 << 20
+
+
 def normalize(project: str) -> str:
     """PEP 503 project name normalisation."""
     return re.sub(r"[-_.]+", "-", project).lower()
@@ -47,6 +52,7 @@ class DistInfo:
     version: str
     folder: str  # target-relative path of the .dist-info folder
     tags: tuple[str, ...] = ()  # WHEEL Tag lines
+    requires: tuple[str, ...] = ()  # METADATA Requires-Dist values, markers included
 
 
 @dataclass
@@ -86,18 +92,29 @@ def read_install_facts(source: Source, is_wheel: bool) -> InstallFacts:
         if match is None:
             continue
         prefix, file = match.group("prefix"), match.group("file")
+        if prefix.lower() not in _SITE_ROOTS:
+            continue  # a vendored copy inside another package (setuptools/_vendor/…) is not installed
         folder = posixpath.dirname(name)
         owner = posixpath.basename(folder)
         if file == "METADATA":
             tags = _wheel_tags(source.read_text(posixpath.join(folder, "WHEEL")) or "")
+            requires = _requires(source.read_text(name) or "")
             facts.dist_infos.append(
-                DistInfo(normalize(match.group("name")), match.group("version"), folder, tags)
+                DistInfo(normalize(match.group("name")), match.group("version"), folder, tags, requires)
             )
         elif file == "RECORD":
             _read_record(source.read_text(name) or "", prefix, owner, facts, is_wheel)
     for name in sorted(n for n in names if n.lower().startswith("conda-meta/") and n.endswith(".json")):
         _read_conda(source.read_text(name) or "", posixpath.basename(name)[: -len(".json")], facts)
     return facts
+
+
+def _requires(text: str) -> tuple[str, ...]:
+    """The Requires-Dist values of a METADATA file's header (the part before the description)."""
+    header = text[:MAX_METADATA].split("\n\n", 1)[0]
+    return tuple(
+        line.split(":", 1)[1].strip() for line in header.splitlines() if line.startswith("Requires-Dist:")
+    )
 
 
 def _wheel_tags(text: str) -> tuple[str, ...]:

@@ -294,6 +294,8 @@ def wheel_install_folder(relpath: str) -> str:
     parts = relpath.split("/")
     if len(parts) >= 3 and parts[0].endswith(".data"):
         kind, rest = parts[1], "/".join(parts[2:])
+        if kind == "data" and rest.lower().startswith("lib/site-packages/"):
+            return posixpath.dirname(rest[len("lib/site-packages/") :])  # <prefix>\Lib\site-packages
         if kind == "data":
             return posixpath.join("<prefix>", posixpath.dirname(rest)).rstrip("/")
         if kind == "scripts":

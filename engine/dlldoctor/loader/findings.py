@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dlldoctor.loader.resolution import Node, Resolution
 from dlldoctor.vocabulary import FindingContext, FindingKind, LoadContext, Severity
@@ -44,9 +44,26 @@ def _make(kind: FindingKind, **fields: object) -> Finding:
     return Finding(kind=kind, severity=SEVERITY[kind], **fields)  # type: ignore[arg-type]
 
 
-def from_tree(root: Node, root_label: str, context: LoadContext, machine: str) -> Iterator[Finding]:
-    """Every broken link under ``root``, each with the chain of names that leads to it."""
-    yield from _visit(root, (root_label,), context, machine, root.resolution.location)
+def from_tree(
+    root: Node, root_label: str, context: LoadContext, machine: str, *, certain: bool = True
+) -> Iterator[Finding]:
+    """Every broken link under ``root``, each with the chain of names that leads to it.
+
+    ``certain=False``: nothing in the target is known to load ``root`` into python.exe (a plugin, a
+    launcher, another architecture's build): its broken links are warnings, a wrong machine a hint.
+    """
+    for finding in _visit(root, (root_label,), context, machine, root.resolution.location):
+        yield finding if certain else _speculative(finding)
+
+
+def _speculative(finding: Finding) -> Finding:
+    """A damaged file stays an error (it is broken whoever loads it); a link that would fail, only if
+    something loads the file, is a warning; another architecture's build, a hint."""
+    severity: Severity = "info" if finding.kind == "arch-mismatch" else "warning"
+    if finding.severity != "error" or finding.kind == "corrupt-file":
+        return finding
+    message = f"{finding.message} (if it is loaded at all: nothing in the target is known to load it)"
+    return replace(finding, severity=severity, message=message)
 
 
 def _visit(

@@ -222,7 +222,14 @@ class Loader:
             return Resolution(
                 name, "wrong-machine", directory.reason, entry.location, entry, tuple(considered)
             )
-        return Resolution(name, "found", directory.reason, entry.location, entry, tuple(considered))
+        note = None
+        if directory.kind == "loaded by its package":
+            note = (
+                "DLLs that only another folder of the same package holds are taken as loaded by that "
+                "package before they are needed (a Qt plugin binds the Qt DLLs its host loaded)"
+            )
+            self.assumptions["<package-loaded>"] = note
+        return Resolution(name, "found", directory.reason, entry.location, entry, tuple(considered), note)
 
     def _profile_system32(self, name: str) -> Resolution | None:
         lowered = name.lower()
