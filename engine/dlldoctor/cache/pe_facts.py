@@ -22,7 +22,7 @@ from dlldoctor.cache.pe_store import FactCache, encode, file_is_settled, file_ke
 from dlldoctor.errors import DllDoctorError, InputError
 from dlldoctor.install.progress import NoProgress, Sink
 from dlldoctor.install.sources import Entry, WheelSource
-from dlldoctor.install.zipmember import INFLATE_ERRORS, can_read, open_member
+from dlldoctor.install.zipmember import INFLATE_ERRORS, MemberReader, can_read, open_member
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
 from dlldoctor.pe.read import read_pe
@@ -205,7 +205,10 @@ def _open(entry: Entry, on_bytes: Callable[[int], None] | None) -> BinaryIO:
 def _read(entry: Entry, on_bytes: Callable[[int], None] | None = None) -> Facts:
     try:
         with _open(entry, on_bytes) as stream:
-            return read_pe(stream, entry.size, reopen=lambda: _open(entry, None))
+            facts = read_pe(stream, entry.size, reopen=lambda: _open(entry, None))
+            if isinstance(stream, MemberReader) and not stream.crc_matches():
+                return DefectError("bad-crc")
+            return facts
     except DefectError as e:
         return e
     except InputError:

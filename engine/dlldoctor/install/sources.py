@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import BinaryIO, cast
 
 from dlldoctor.errors import InputError
+from dlldoctor.install.wheelname import parse_wheel_name
 
 PE_SUFFIXES = (".dll", ".pyd", ".exe", ".sys", ".drv", ".ocx", ".cpl", ".node")
 # Formats that are never PE files: skipping them keeps a walk of a big site-packages cheap.
@@ -280,6 +281,14 @@ def open_target(target: str) -> Source:
         raise InputError(f"{target}: not a regular file or folder")
     if not os.access(path, os.R_OK):
         raise InputError(f"{target}: file is not readable")
+    if path.suffix.lower() == ".whl":
+        tags = parse_wheel_name(path.name)
+        if tags is not None and not tags.windows:
+            platforms = ", ".join(sorted(tags.platforms))
+            raise InputError(
+                f"{target}: a wheel for {platforms}, not Windows: dlldoctor checks win32, win_amd64 and "
+                "win_arm64 wheels (and py3-none-any ones)"
+            )
     if path.suffix.lower() in (".whl", ".zip"):
         return WheelSource(path)
     return FileSource(path)

@@ -2,9 +2,10 @@
 
 ``zipfile.ZipFile.open`` shares one file handle between its members (so two threads cannot inflate two
 members at once), computes the CRC-32 of every byte it inflates and checks it only when the member is
-read to its end, which a scan never does (``read_compact`` stops after the last table it needs). A
+read to its end, which ``read_compact`` does not do (it stops after the last table it needs). A
 :class:`MemberReader` has its own file handle, inflates raw deflate data in large steps (the inflater
-runs without the GIL, so another thread can parse meanwhile) and computes no CRC. It uses ``zlib_ng``
+runs without the GIL, so another thread can parse meanwhile) and keeps the CRC-32 as it goes;
+:meth:`MemberReader.crc_matches` inflates the rest and compares. It uses ``zlib_ng``
 (a faster, API-compatible inflater) when that package is installed, the standard ``zlib`` otherwise
 (or when ``DLLDOCTOR_INFLATER=zlib``).
 
@@ -41,6 +42,7 @@ def _inflater() -> ModuleType:
 
 
 INFLATER = _inflater()
+_CRC32 = INFLATER.crc32  # zlib-ng's runs at several GB/s, so checking every member costs little
 INFLATER_NAME = "zlib-ng" if INFLATER is not zlib else "zlib"
 # Both modules raise their own ``error`` type for a broken deflate stream.
 INFLATE_ERRORS: tuple[type[Exception], ...] = tuple({zlib.error, INFLATER.error})
@@ -76,6 +78,9 @@ class MemberReader:
         self._buffer = b""  # inflated bytes not yet returned
         self._tail = b""  # compressed bytes the inflater has not consumed yet (output cap reached)
         self._position = 0
+        self._crc = 0  # CRC-32 of every byte inflated so far
+        self._expected_crc = info.CRC
+        self._size = info.file_size
 
     def __enter__(self) -> MemberReader:
         return self
@@ -97,6 +102,18 @@ class MemberReader:
 
     def _more(self, cap: int) -> bytes:
         """The next inflated bytes (at most ``cap``), or b"" at the end of the member's data."""
+        out = self._inflate(cap)
+        self._crc = _CRC32(out, self._crc)
+        return out
+
+    def crc_matches(self) -> bool:
+        """Read the rest of the member (inflated, dropped) and compare its CRC-32 with the zip's."""
+        self.seek(self._size)
+        while self._more(_OUT_CAP):
+            pass
+        return self._crc == self._expected_crc
+
+    def _inflate(self, cap: int) -> bytes:
         if self._stored:
             chunk = self._file.read(min(self._left, cap))
             self._left -= len(chunk)

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from dlldoctor.errors import InputError
 from dlldoctor.install.sources import Entry, FolderSource
+from dlldoctor.install.wheelname import PLATFORM_MACHINES, parse_wheel_name
 from dlldoctor.loader.sysprofile import SystemProfile
 
 _CP_TAG = re.compile(r"\.cp(3)(\d{1,2})[-_]", re.IGNORECASE)
 _WHEEL_TAG = re.compile(r"-cp(3)(\d{1,2})-[^-]+-(win32|win_amd64|win_arm64)", re.IGNORECASE)
 _PYTHON_DLL = re.compile(r"^python(3)(\d{1,2})(_d)?\.dll$", re.IGNORECASE)
-PLATFORM_MACHINES = {"win32": "x86", "win_amd64": "x64", "win_arm64": "arm64"}
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,14 @@ def infer_python(
 
 
 def infer_machine(names: Iterable[str], pyd_machines: Iterable[str]) -> tuple[str, str]:
+    names = list(names)
+    for name in names:
+        tags = parse_wheel_name(name) if name.lower().endswith(".whl") else None
+        if tags is not None and tags.machine is not None:
+            platform = next(p for p in sorted(tags.platforms) if p in PLATFORM_MACHINES)
+            return tags.machine, f"from the platform tag {platform}"
+        if tags is not None and tags.platforms == {"any"}:
+            return "x64", "assumed 64-bit (x64) Python: the wheel is for any platform"
     for name in names:
         match = _WHEEL_TAG.search(name)
         if match:

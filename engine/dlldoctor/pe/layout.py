@@ -19,6 +19,7 @@ DEFECTS = {
     "bad-pe-signature": "the PE signature is missing or out of place",
     "truncated": "the file is shorter than its own headers say (truncated download or copy)",
     "unparseable": "the PE tables cannot be parsed",
+    "bad-crc": "the wheel member's bytes do not match the CRC-32 the wheel records (a damaged download)",
 }
 
 # Data directory indexes whose tables dlldoctor reads.

@@ -1,0 +1,116 @@
+"""What real installs do, read from their own files: folders packages register, DLLs their host loaded,
+DLLs a declared dependency brings, and files nothing loads into python.exe. Real wheels only."""
+
+from __future__ import annotations
+
+import struct
+import zipfile
+from pathlib import Path
+
+import pytest
+import sweep
+
+from dlldoctor.errors import InputError
+from dlldoctor.install.registrations import read_registrations
+from dlldoctor.install.sources import open_target
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
+
+pytestmark = pytest.mark.wheels
+PY311 = ScanOptions(python="3.11")
+
+
+def wheel(name: str) -> Path:
+    return sweep.fetch(next(w for w in sweep.wheels() if w.name == name))
+
+
+def registrations(path: Path) -> set[tuple[str, str, str]]:
+    source = open_target(str(path))
+    try:
+        found = read_registrations(source, [e.relpath for e in source.entries()], [""])
+    finally:
+        source.close()
+    return {(r.scope, r.kind, r.path) for r in found}
+
+
+def test_delvewheel_patch_registers_the_libs_folder() -> None:
+    # numpy.libs sits beside numpy, outside it: once numpy is imported it serves every module.
+    assert ("", "dll-directory", "numpy.libs") in registrations(wheel("numpy"))
+
+
+def test_pywin32_pth_bootstrap_registers_pywin32_system32_for_every_module() -> None:
+    assert ("", "dll-directory", "pywin32_system32") in registrations(wheel("pywin32"))
+
+
+def test_ctypes_preload_of_the_first_existing_candidate() -> None:
+    found = registrations(wheel("tables"))
+    assert ("tables", "preload", "tables.libs/libblosc2.dll") in found
+    assert ("tables", "preload", "tables/libblosc2.dll") not in found
+
+
+def test_healthy_wheels_that_register_their_folders_have_no_error() -> None:
+    for name in ("numpy", "pywin32", "tables", "pygame", "psycopg2-binary", "levenshtein"):
+        result = scan_target(str(wheel(name)), PY311)
+        assert [f.message for f in result.errors] == [], name
+
+
+def test_qt_plugins_bind_the_qt_dlls_their_host_loaded() -> None:
+    result = scan_target(str(wheel("pyqt5-qt5")), PY311)
+    assert result.errors == []
+    context, tree = result.trees["PyQt5/Qt5/plugins/sqldrivers/qsqlite.dll"]
+    sql = next(n for n in tree.children if n.resolution.name.lower() == "qt5sql.dll")
+    assert sql.resolution.status == "found"
+    assert sql.resolution.reason == "loaded by its package: PyQt5\\Qt5\\bin"
+    assert context == "loaded by full path"
+
+
+def test_an_optional_sql_driver_needing_a_client_library_is_a_warning() -> None:
+    result = scan_target(str(wheel("pyqt5-qt5")), PY311)
+    libpq = [f for f in result.findings if (f.dll or "").lower() == "libpq.dll"]
+    assert [(f.kind, f.severity) for f in libpq] == [("missing-dll", "warning")]
+
+
+def test_a_dll_from_a_declared_dependency_is_info_when_scanned_alone() -> None:
+    result = scan_target(str(wheel("torchvision")), PY311)
+    torch = [f for f in result.findings if (f.dll or "").lower() == "torch_cpu.dll"]
+    assert [(f.kind, f.severity) for f in torch] == [("missing-dll", "info")]
+    assert "comes with torch, which torchvision requires" in torch[0].message
+
+
+def test_a_dll_of_an_extra_is_a_warning() -> None:
+    result = scan_target(str(wheel("kivy")), PY311)
+    gst = {f.dll: f.severity for f in result.findings if (f.dll or "").lower().startswith("gstreamer")}
+    assert gst == {"gstreamer-1.0-0.dll": "warning"}
+    assert result.errors == []
+
+
+def test_launchers_and_other_architectures_are_hints_not_errors() -> None:
+    for name in ("setuptools", "sounddevice", "debugpy"):
+        result = scan_target(str(wheel(name)), PY311)
+        assert result.errors == [], name
+        assert result.environment.machine == "x64", name
+        assert {f.severity for f in result.findings if f.kind == "arch-mismatch"} <= {"info"}
+
+
+def test_a_wheel_for_another_platform_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "demo-1.0-cp311-cp311-manylinux_2_17_x86_64.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("demo/__init__.py", "")
+    with pytest.raises(InputError, match="a wheel for manylinux_2_17_x86_64, not Windows"):
+        scan_target(str(path), PY311)
+
+
+def test_a_member_whose_crc_does_not_match_is_corrupt(pe_bin: Path, tmp_path: Path) -> None:
+    path = tmp_path / "demo-1.0-cp311-cp311-win_amd64.whl"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(pe_bin / "x64" / "chain_c.dll", "demo/chain_c.dll")
+    data = bytearray(path.read_bytes())
+    for magic, at in ((b"PK\x03\x04", 14), (b"PK\x01\x02", 16)):
+        offset = data.find(magic) + at
+        struct.pack_into("<I", data, offset, struct.unpack_from("<I", data, offset)[0] ^ 1)
+    path.write_bytes(bytes(data))
+    result = scan_target(str(path), PY311)
+    assert [(f.kind, f.severity, f.dll) for f in result.findings] == [
+        ("corrupt-file", "error", "chain_c.dll")
+    ]
+    assert "CRC-32" in result.findings[0].message
