@@ -116,12 +116,20 @@ def test_mixed_install_two_dist_infos(pe_bin: Path, tmp_path: Path) -> None:
 
 
 def test_duplicate_dll(pe_bin: Path, tmp_path: Path) -> None:
-    folder = copy(pe_bin, tmp_path / "t", "chain_b.dll", "chain_c.dll")
-    other = copy(pe_bin, tmp_path / "p", "chain_c.dll")
-    assert (
-        ask(folder, probe("duplicate-dll", expect=True, dll="chain_c.dll"), path=(str(other),)).value is True
+    """A copy next to python.exe is found before the package's own, in a folder searched later."""
+    site = copy(pe_bin, tmp_path / "site" / "pkg", "chain_b.dll").parent
+    copy(pe_bin, site / "pkg" / "lib", "chain_c.dll")
+    app_dir = copy(pe_bin, tmp_path / "python", "chain_c.dll")
+    shadowed = ask(site, probe("duplicate-dll", expect=True, dll="chain_c.dll"), app_dir=str(app_dir))
+    assert shadowed.value is True
+    assert shadowed.evidence[-1] == (
+        f"chain_b.dll binds chain_c.dll at {app_dir / 'chain_c.dll'} [python.exe folder], "
+        f"not the copy at {site / 'pkg' / 'lib' / 'chain_c.dll'}"
     )
-    assert ask(folder, probe("duplicate-dll", expect=True, dll="chain_c.dll")).value is False
+    # A copy on PATH, which Python >= 3.8 does not search, shadows nothing.
+    assert (
+        ask(site, probe("duplicate-dll", expect=True, dll="chain_c.dll"), path=(str(app_dir),)).value is False
+    )
 
 
 def test_python_abi(pe_bin: Path, tmp_path: Path) -> None:
@@ -211,3 +219,65 @@ def test_mixed_install_conda_and_pip_claim_the_same_dll(pe_bin: Path, tmp_path: 
     )
     (root / "conda-meta" / "pkg-0.9-h0.json").write_text('{"files": ["Lib/site-packages/other/x.dll"]}')
     assert ask(root, probe("mixed-install", expect=True, kind="conda-pip")).value is False
+
+
+def openmp_user(pe_bin: Path, folder: Path, runtime: bytes, *copies: str) -> Path:
+    """A package folder with a DLL that imports ``runtime`` and the copies of it named ``copies``."""
+    folder.mkdir(parents=True)
+    if len(runtime) < 19:
+        renamed_import(pe_bin, folder / "uses_openmp.dll", runtime)
+    else:  # a longer name takes the place of ucrt_user.dll's import of the UCRT API set
+        data = (pe_bin / "x64" / "ucrt_user.dll").read_bytes()
+        old = b"api-ms-win-crt-runtime-l1-1-0.dll\0"
+        assert data.count(old) == 1 and len(runtime) < len(old)
+        (folder / "uses_openmp.dll").write_bytes(data.replace(old, runtime.ljust(len(old), b"\0")))
+    for name in copies:
+        shutil.copy(pe_bin / "x64" / "chain_c.dll", folder / name)
+    return folder
+
+
+def test_same_name_openmp_copies_found_by_search_are_one_runtime(pe_bin: Path, tmp_path: Path) -> None:
+    """Three vcomp140.dll, each bound by its own package: the first loaded serves every later import."""
+    for package in ("sklearn/.libs", "PySide6", "shiboken6"):
+        openmp_user(pe_bin, tmp_path / "site" / package, b"vcomp140.dll", "vcomp140.dll")
+    result = ask(tmp_path / "site", probe("duplicate-dll", expect=True, family="openmp"))
+    assert result.value is False
+    # A System32 copy the profile only assumes is not a second copy.
+    alone = ask(tmp_path / "site" / "PySide6", probe("duplicate-dll", expect=True, dll="vcomp140.dll"))
+    assert alone.value is False
+
+
+def test_different_openmp_runtimes_are_no_duplicate(pe_bin: Path, tmp_path: Path) -> None:
+    openmp_user(pe_bin, tmp_path / "site" / "sklearn", b"vcomp140.dll", "vcomp140.dll")
+    openmp_user(pe_bin, tmp_path / "site" / "ctranslate2", b"libiomp5md.dll", "libiomp5md.dll")
+    assert ask(tmp_path / "site", probe("duplicate-dll", expect=True, family="openmp")).value is False
+
+
+def test_openmp_copies_under_two_names_are_both_loaded(pe_bin: Path, tmp_path: Path) -> None:
+    """delvewheel's renamed libiomp5md-<hash>.dll and a plain libiomp5md.dll are two modules in one process."""
+    openmp_user(pe_bin, tmp_path / "site" / "a", b"libiomp5md.dll", "libiomp5md.dll")
+    openmp_user(pe_bin, tmp_path / "site" / "b.libs", b"libiomp5md-0a1b2c3d.dll", "libiomp5md-0a1b2c3d.dll")
+    result = ask(tmp_path / "site", probe("duplicate-dll", expect=True, family="openmp"))
+    assert result.value is True
+    assert result.evidence[0].startswith("2 copies of libiomp5md.dll loaded in one process: ")
+
+
+def test_openmp_copy_nothing_loads_is_not_loaded(pe_bin: Path, tmp_path: Path) -> None:
+    """A same-name copy that no module imports and no package loads stays on disk: one runtime is loaded.
+    (torch's preload by full path beside a copy bound by search is in test_verdicts.py, on real files.)"""
+    openmp_user(pe_bin, tmp_path / "site" / "a", b"libiomp5md.dll", "libiomp5md.dll")
+    (tmp_path / "site" / "b").mkdir()
+    shutil.copy(pe_bin / "x64" / "chain_c.dll", tmp_path / "site" / "b" / "libiomp5md.dll")
+    result = ask(tmp_path / "site", probe("duplicate-dll", expect=True, dll="libiomp5md.dll"))
+    assert result.value is False
+
+
+def test_duplicate_dll_of_a_shared_runtime_counts_every_reachable_copy(pe_bin: Path, tmp_path: Path) -> None:
+    """Outside OpenMP, a duplicate is a shadowing risk: the assumed System32 copy is the one shadowed."""
+    folder = tmp_path / "t"
+    folder.mkdir()
+    renamed_import(pe_bin, folder / "uses_runtime.dll", b"msvcp140.dll")
+    shutil.copy(pe_bin / "x64" / "chain_c.dll", folder / "msvcp140.dll")
+    result = ask(folder, probe("duplicate-dll", expect=True, family="vc-runtime"))
+    assert result.value is True
+    assert "System32\\msvcp140.dll (assumed: VC++ Redistributable)" in result.evidence[0]

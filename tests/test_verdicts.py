@@ -140,3 +140,35 @@ def test_cuda_build_files_beside_a_cpu_build(torch_copy: Path, pe_bin: Path) -> 
     result = diagnosed(torch_copy)
     assert top(result) == "mixed-install"
     assert any("torch/lib/torch_cuda.dll" in line for line in result.diagnoses[0].evidence)
+
+
+@pytest.mark.parametrize(
+    ("spec", "evidence"),
+    [
+        # numpy's modules (toolset 14.44) bind the msvcp140-<hash>.dll 14.40 that delvewheel renamed for them.
+        (
+            "numpy==2.4.6",
+            "the modules bind renamed private copies of the runtime that export what they import",
+        ),
+        # faiss's modules (14.44) bind its own plain msvcp140.dll 14.40: older, but past the 14.40 change.
+        ("faiss-cpu==1.15.1", "the VC++ runtime bound runs the code of every toolset that imports it"),
+    ],
+)
+def test_a_bundled_runtime_that_serves_its_modules_is_no_fault(spec: str, evidence: str) -> None:
+    from dlldoctor.diagnose.probe_context import ProbeContext
+    from dlldoctor.diagnose.probes import answer
+    from dlldoctor.kb.families import families_from_data
+    from dlldoctor.kb.model import Probe
+    from dlldoctor.resources import load_data
+
+    result = diagnosed(wheelcache.wheel(spec))
+    ctx = ProbeContext(result, families_from_data(load_data("families")))
+    runtime = answer(ctx, Probe("vcruntime-version", (), False))
+    assert (runtime.value, runtime.evidence) == (True, (evidence,))
+    assert [d.rule.id for d in result.diagnoses if d.rule.severity == "error"] == []
+
+
+def test_one_vcomp140_is_no_duplicate_openmp_runtime() -> None:
+    """scikit-learn ships vcomp140.dll; the System32 copy the profile assumes is not a second one."""
+    result = diagnosed(wheelcache.wheel("scikit-learn==1.9.1"))
+    assert "openmp-duplicate" not in {d.rule.category for d in result.diagnoses}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,6 +17,8 @@ from dlldoctor.loader.resolution import Node
 from dlldoctor.pe.model import PEImage
 from dlldoctor.scan.result import ScanResult
 
+SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+
 
 @dataclass(frozen=True)
 class ProbeAnswer:
@@ -23,6 +26,8 @@ class ProbeAnswer:
     value: bool | str | None  # None: the target lacks the data to decide
     evidence: tuple[str, ...] = ()
     collect: str | None = None  # what would decide an unknown answer
+    # The scan's findings the answer rests on: their severity caps the severity of a confirmed rule.
+    findings: tuple[Finding, ...] = ()
 
     @property
     def decided(self) -> bool:
@@ -41,6 +46,7 @@ class ProbeContext:
         self.families = families
         self._classified: dict[str, tuple[FamilyHit, ...]] = {}
         self._digests: dict[Entry, str] = {}
+        self._modules: list[str] | None = None
 
     def digest(self, entry: Entry) -> str:
         """sha256 of an entry, read once however many rules compare it with RECORD."""
@@ -79,6 +85,18 @@ class ProbeContext:
     def findings(self, *kinds: str) -> list[Finding]:
         return [f for f in self.result.findings if f.kind in kinds]
 
+    def finding_for(self, kind: str, dll: str) -> Finding | None:
+        """The scan's finding of ``kind`` about the DLL ``dll`` (the most severe, when there are several)."""
+        lowered = dll.lower()
+        found = [f for f in self.result.findings if f.kind == kind and (f.dll or "").lower() == lowered]
+        return min(found, key=lambda f: SEVERITY_RANK.get(f.severity, 3), default=None)
+
+    def process_trees(self) -> Iterator[tuple[str, Node]]:
+        """(context, tree) of every load operation inside python.exe: all but programs started apart."""
+        for context, tree in self.result.trees.values():
+            if not context.startswith("program start"):
+                yield context, tree
+
     def all_copies(self) -> dict[str, list[str]]:
         """Where each PE file name exists: the target, the described machine's folders, and the
         System32 copies the built-in profile assumes (the VC++ runtime), by lower-case name."""
@@ -97,6 +115,16 @@ class ProbeContext:
                 if name in copies:
                     copies[name].append(f"System32\\{name} (assumed: VC++ Redistributable)")
         return copies
+
+    def extension_modules(self) -> list[str]:
+        """Dotted names of the target's extension modules (``onnxruntime.capi.onnxruntime_pybind11_state``)."""
+        if self._modules is None:
+            self._modules = [
+                posixpath.splitext(r.entry.relpath)[0].split(".")[0].replace("/", ".")
+                for r in self.result.files
+                if r.role == "extension"
+            ]
+        return self._modules
 
     def image(self, entry: Entry) -> PEImage | None:
         return self.result.catalog.image(entry)
