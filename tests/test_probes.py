@@ -281,3 +281,42 @@ def test_duplicate_dll_of_a_shared_runtime_counts_every_reachable_copy(pe_bin: P
     result = ask(folder, probe("duplicate-dll", expect=True, family="vc-runtime"))
     assert result.value is True
     assert "System32\\msvcp140.dll (assumed: VC++ Redistributable)" in result.evidence[0]
+
+
+def test_a_confirmed_rule_is_only_as_severe_as_its_findings(pe_bin: Path, tmp_path: Path, rule_set) -> None:
+    """A missing DLL the scan reports as a warning (a plugin, a load by full path) confirms the rule, but
+    as a warning at most; a hint, as a hint."""
+    from dataclasses import replace
+
+    from dlldoctor.diagnose.verdicts import probe_rule
+
+    broken = copy(pe_bin, tmp_path / "b", "pymod.cp311-win_amd64.pyd", "chain_a.dll", "chain_b.dll")
+    result = scan_target(str(broken), ScanOptions(python="3.11"))
+    assert [(f.kind, f.severity) for f in result.findings] == [("missing-dll", "error")]
+    rule = replace(
+        rule_set.get("cusparse-needs-nvjitlink"), probes=(probe("dll-resolves", dll="chain_c.dll"),)
+    )
+    assert rule.severity == "error"
+    confirmed = probe_rule(ProbeContext(result, FAMILIES), rule)
+    assert (confirmed.verdict, confirmed.rule.severity) == ("confirmed", "error")
+    for severity in ("warning", "info"):
+        result.findings = [replace(f, severity=severity) for f in result.findings]
+        lowered = probe_rule(ProbeContext(result, FAMILIES), rule)
+        assert (lowered.verdict, lowered.rule.severity) == ("confirmed", severity)
+
+
+def test_a_rule_about_one_module_needs_that_module(pe_bin: Path, tmp_path: Path, rule_set) -> None:
+    """onnxruntime-import-126-vcredist recognises the import of onnxruntime_pybind11_state: a runtime
+    missing elsewhere does not confirm it."""
+    from dlldoctor.diagnose.verdicts import probe_rule
+
+    rule = rule_set.get("onnxruntime-import-126-vcredist")
+    for package, verdict in (("other", "unknown"), ("onnxruntime/capi", "confirmed")):
+        site = tmp_path / package.split("/")[0]
+        (tmp_path / package).mkdir(parents=True)
+        module = "onnxruntime_pybind11_state" if package != "other" else "fast"
+        renamed_import(pe_bin, tmp_path / package / f"{module}.cp311-win_amd64.pyd", b"msvcr120.dll")
+        result = scan_target(str(site), ScanOptions(python="3.11"))
+        probed = probe_rule(ProbeContext(result, FAMILIES), rule)
+        assert probed.verdict == verdict
+    assert probed.rule.severity == "error"

@@ -27,6 +27,7 @@ from dlldoctor.diagnose.install_probes import (
 from dlldoctor.diagnose.probe_context import ProbeAnswer, ProbeContext
 from dlldoctor.install.sources import Entry
 from dlldoctor.kb.model import Probe
+from dlldoctor.loader.findings import Finding
 from dlldoctor.vocabulary import RULE_CONTEXTS, LoadContext, ProbeKind
 
 
@@ -34,9 +35,10 @@ def dll_resolves(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
     contexts = probe.arg("context")
     only_path = _is_path_context(contexts)
     wanted = () if only_path else _load_contexts(contexts)
-    needed = False
+    needed = unreported = False
     missing: list[str] = []
     path_only: list[str] = []
+    findings: dict[tuple[str, str, str], Finding] = {}
     for context, importer, child in ctx.edges():
         if not ctx.in_family(child.resolution.name, probe) or (wanted and not context.startswith(wanted)):
             continue
@@ -45,6 +47,11 @@ def dll_resolves(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
         needed = True
         res = child.resolution
         if res.status == "missing":
+            finding = ctx.finding_for("missing-dll", res.name)
+            if finding is None:  # the scan does not count this link as a fault
+                unreported = True
+                continue
+            findings[finding.key] = finding
             missing.append(f"{res.name} not found, needed by {importer.resolution.name} [{context}]")
         elif res.entry is not None and _on_user_path(ctx, res.name, res.entry):
             path_only.append(f"{res.name} found only through PATH [{res.reason}]: {res.location}")
@@ -53,7 +60,11 @@ def dll_resolves(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
     if not needed:
         return ProbeAnswer(probe, None, collect="no module of the target imports it")
     if missing:
-        return ProbeAnswer(probe, False, tuple(sorted(set(missing))))
+        return ProbeAnswer(probe, False, tuple(sorted(set(missing))), findings=tuple(findings.values()))
+    if unreported:
+        return ProbeAnswer(
+            probe, None, collect="the importers that miss it are not loaded into python.exe as such"
+        )
     return ProbeAnswer(probe, True, ("every importer finds it",))
 
 
@@ -65,6 +76,7 @@ def _on_user_path(ctx: ProbeContext, name: str, entry: Entry) -> bool:
 def _only_on_path(ctx: ProbeContext, probe: Probe, path_only: list[str]) -> ProbeAnswer:
     """Is a dependency reachable only through PATH (which Python >= 3.8 does not search)?"""
     evidence = list(path_only)
+    findings = []
     path_dirs = ctx.result.environment.path_dirs
     for finding in ctx.findings("missing-dll"):
         if not ctx.in_family(finding.dll or "", probe):
@@ -72,9 +84,11 @@ def _only_on_path(ctx: ProbeContext, probe: Probe, path_only: list[str]) -> Prob
         for folder in path_dirs:
             entry = folder.get(finding.dll or "")
             if entry is not None:
+                findings.append(finding)
                 evidence.append(f"{finding.dll} is not found by the loader but is on PATH: {entry.location}")
     if evidence:
-        return ProbeAnswer(probe, True, tuple(evidence))
+        # A link bound through PATH is a fault of its own, with no finding to weigh it.
+        return ProbeAnswer(probe, True, tuple(evidence), findings=() if path_only else tuple(findings))
     if not path_dirs:
         return ProbeAnswer(probe, None, collect="the PATH folders: pass each with --path (copies are enough)")
     return ProbeAnswer(probe, False, ("no missing DLL is on the given PATH folders",))
@@ -97,15 +111,17 @@ def symbol_exported(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
     pattern = probe.arg("symbol")
     compiled = re2.compile(pattern) if pattern else None
     bad = []
+    findings = []
     checked = False
     for finding in ctx.findings("missing-symbol"):
         if not ctx.in_family(finding.dll or "", probe):
             continue
         symbols = [s for s in finding.symbols if compiled is None or compiled.search(s)]
         if symbols:
+            findings.append(finding)
             bad.append(f"{finding.dll} at the bound copy lacks {symbols[0]} (needed by {finding.chain[-2]})")
     if bad:
-        return ProbeAnswer(probe, False, tuple(bad))
+        return ProbeAnswer(probe, False, tuple(bad), findings=tuple(findings))
     for _, _, child in ctx.edges():
         if ctx.in_family(child.resolution.name, probe) and child.image is not None:
             checked = True
@@ -125,9 +141,9 @@ def machine_matches(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
     for finding in ctx.findings("arch-mismatch"):
         is_root = len(finding.chain) == 1
         if (is_root and "python" in subjects) or (not is_root and "dependency" in subjects):
-            bad.append(finding.message)
+            bad.append(finding)
     if bad:
-        return ProbeAnswer(probe, False, tuple(bad))
+        return ProbeAnswer(probe, False, tuple(f.message for f in bad), findings=tuple(bad))
     if not ctx.result.files:
         return ProbeAnswer(probe, None, collect="the target holds no PE file")
     return ProbeAnswer(probe, True, (f"every module is {ctx.result.environment.machine}",))
@@ -138,10 +154,12 @@ def file_intact(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
     checks = (checks,) if isinstance(checks, str) else tuple(checks)
     package = probe.arg("package")
     bad: list[str] = []
+    corrupt = []
     looked = False
     if "pe" in checks:
         for finding in ctx.findings("corrupt-file"):
             if ctx.in_family(finding.dll or "", probe):
+                corrupt.append(finding)
                 bad.append(finding.message)
         looked = looked or bool(ctx.result.files)
     records = ctx.result.install.records
@@ -162,7 +180,10 @@ def file_intact(ctx: ProbeContext, probe: Probe) -> ProbeAnswer:
             if ctx.digest(entry) != record.sha256:
                 bad.append(f"{record.path} differs from the sha256 in {record.owner}/RECORD")
     if bad:
-        return ProbeAnswer(probe, False, tuple(bad))
+        # A file absent or changed against RECORD is a fault of its own, whatever the findings say.
+        return ProbeAnswer(
+            probe, False, tuple(bad), findings=tuple(corrupt) if len(corrupt) == len(bad) else ()
+        )
     if looked:
         return ProbeAnswer(probe, True, ("files are readable PE files matching their RECORD",))
     return ProbeAnswer(probe, None, collect="scan the installed site-packages folder (with its .dist-info)")

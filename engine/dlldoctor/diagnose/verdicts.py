@@ -4,25 +4,32 @@ A rule is *confirmed* when every probe it declares is answered as the rule expec
 those answers shows something wrong (a missing DLL, a missing name, a duplicate runtime …); answers
 such as "this is a conda environment" only narrow a rule down. It is *refuted* when any answer is the
 opposite of what the rule expects, and *unknown* otherwise — with what to collect to decide.
+
+A confirmed rule is only as severe as the findings it rests on: when its fault answers rest on findings
+(a missing DLL, a missing name, a wrong machine, a damaged file), the diagnosis takes the highest severity
+among them if that is below the rule's own, so a fault the scan reports as a warning (a plugin, a load by
+full path, a launcher) yields at most a warning. A rule that only fires on the text of one module's import
+(``module:`` in its ``match.all``) is undecided on a target that holds no such module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from dlldoctor.diagnose.probe_context import ProbeAnswer, ProbeContext
+from dlldoctor.diagnose.probe_context import SEVERITY_RANK, ProbeAnswer, ProbeContext
 from dlldoctor.diagnose.probes import answer, is_problem
 from dlldoctor.kb.families import Families
 from dlldoctor.kb.model import Rule
+from dlldoctor.kb.patterns import compile_pattern
 from dlldoctor.scan.result import ScanResult
-from dlldoctor.vocabulary import Verdict
+from dlldoctor.vocabulary import Severity, Verdict
 
 CONFIRMED: Verdict = "confirmed"
 REFUTED: Verdict = "refuted"
 UNKNOWN: Verdict = "unknown"
-_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+_SEVERITY_ORDER = SEVERITY_RANK
 _PREVALENCE_ORDER = {"common": 0, "occasional": 1, "rare": 2}
 
 
@@ -31,6 +38,7 @@ class ProbedRule:
     rule: Rule
     verdict: Verdict
     answers: tuple[ProbeAnswer, ...]
+    outside: str | None = None  # what the target would have to hold for the rule's cause to apply
 
     @property
     def problems(self) -> tuple[ProbeAnswer, ...]:
@@ -43,7 +51,8 @@ class ProbedRule:
 
     @property
     def to_collect(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(a.collect for a in self.answers if not a.decided and a.collect))
+        wanted = [a.collect for a in self.answers if not a.decided and a.collect]
+        return tuple(dict.fromkeys([self.outside] if self.outside else wanted))
 
 
 def probe_rule(ctx: ProbeContext, rule: Rule) -> ProbedRule:
@@ -54,8 +63,39 @@ def probe_rule(ctx: ProbeContext, rule: Rule) -> ProbedRule:
         return ProbedRule(rule, REFUTED, answers)
     probed = ProbedRule(rule, UNKNOWN, answers)
     if all(a.decided for a in answers) and probed.problems:
+        absent = _absent_modules(ctx, rule)
+        if absent:
+            return ProbedRule(rule, UNKNOWN, answers, f"an install that holds a module {absent}")
+        severity = _severity(rule.severity, probed.problems)
+        if severity != rule.severity:
+            rule = replace(rule, severity=severity)
         return ProbedRule(rule, CONFIRMED, answers)
     return probed
+
+
+def _severity(declared: Severity, problems: tuple[ProbeAnswer, ...]) -> Severity:
+    """The rule's severity, lowered to the highest severity of the findings its fault answers rest on."""
+    findings = [f for a in problems for f in a.findings]
+    if not findings:
+        return declared
+    strongest = min(findings, key=lambda f: SEVERITY_RANK.get(f.severity, 3)).severity
+    return strongest if SEVERITY_RANK[strongest] > SEVERITY_RANK[declared] else declared
+
+
+def _absent_modules(ctx: ProbeContext, rule: Rule) -> str | None:
+    """The module pattern a rule requires (``module:`` in ``match.all``) when no extension module of the
+    target matches it, as ``/pattern/``; None when the rule requires none or the target holds one."""
+    patterns = [m.pattern for m in rule.match.all if m.kind == "module"]
+    if not patterns:
+        return None
+    modules = ctx.extension_modules()
+    for pattern in patterns:
+        compiled = compile_pattern(pattern)
+        if not any(
+            compiled.fullmatch(name) for module in modules for name in (module, module.rsplit(".", 1)[-1])
+        ):
+            return f"/{pattern}/"
+    return None
 
 
 def probe_rules(
