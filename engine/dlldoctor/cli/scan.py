@@ -28,6 +28,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     add_format_option(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="show more detail")
     parser.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the diagnoses")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="scan the wheels as one environment, installed together (a wheel and its dependencies)",
+    )
     add_performance_options(parser)
 
 

@@ -88,8 +88,9 @@ def run_scans(args: argparse.Namespace, options: ScanOptions) -> list[ScanResult
     from dlldoctor.scan.batch import scan_all
 
     jobs, cache = getattr(args, "jobs", None), cache_choice(args)
+    targets = [tuple(args.targets)] if getattr(args, "together", False) else list(args.targets)
     diagnose = DiagnoseWithRules(options.rules_root, use_cache=cache.enabled)
     if not wants_display(sys.stderr, getattr(args, "quiet", False)):
-        return scan_all(args.targets, options, jobs, cache, diagnose=diagnose)
+        return scan_all(targets, options, jobs, cache, diagnose=diagnose)
     with TerminalProgress("reading PE files") as bar:
-        return scan_all(args.targets, options, jobs, cache, bar, diagnose=diagnose)
+        return scan_all(targets, options, jobs, cache, bar, diagnose=diagnose)

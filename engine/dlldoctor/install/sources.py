@@ -268,6 +268,58 @@ class FileSource(FolderSource):
         return [e for e in FolderSource.entries(self) if e.relpath != self.file.name]
 
 
+class CombinedSource(Source):
+    """Several wheels installed into one site-packages (``scan --together``): one namespace of files."""
+
+    def __init__(self, parts: list[Source]) -> None:
+        self.parts = parts
+        self.label = " + ".join(part.label for part in parts)
+        self.is_wheel = all(isinstance(part, WheelSource) for part in parts)
+
+    def entries(self) -> Iterator[Entry]:
+        seen: set[str] = set()
+        for part in self.parts:
+            for entry in part.entries():
+                if (
+                    entry.relpath.lower() not in seen
+                ):  # the first wheel wins, as pip's last write would differ
+                    seen.add(entry.relpath.lower())
+                    yield entry
+
+    def open(self, entry: Entry) -> BinaryIO:
+        return entry.origin.open(entry)
+
+    def names(self) -> frozenset[str]:
+        return frozenset().union(*(part.names() for part in self.parts))
+
+    def read_text(self, relpath: str) -> str | None:
+        for part in self.parts:
+            text = part.read_text(relpath)
+            if text is not None:
+                return text
+        return None
+
+    def close(self) -> None:
+        for part in self.parts:
+            part.close()
+
+
+def open_targets(targets: tuple[str, ...]) -> Source:
+    """Several wheels as one installed environment; every target must be a wheel."""
+    parts: list[Source] = []
+    try:
+        for target in targets:
+            part = open_target(target)
+            parts.append(part)
+            if not isinstance(part, WheelSource):
+                raise InputError(f"{target}: --together combines wheels (.whl files) only")
+    except BaseException:
+        for part in parts:
+            part.close()
+        raise
+    return CombinedSource(parts)
+
+
 def open_target(target: str) -> Source:
     """Open a target path as a source, or raise ``InputError`` saying why it cannot be read."""
     path = Path(target)

@@ -83,6 +83,9 @@ def infer_python(
     """Python version from cpXY tags and pythonXY.dll imports: (version, how it was found)."""
     votes: Counter[tuple[int, int]] = Counter()
     for name in names:
+        tags = parse_wheel_name(name) if name.lower().endswith(".whl") else None
+        if tags is not None and tags.abi3:
+            continue  # cp38-abi3: CPython 3.8 or any later one, not 3.8 itself
         for pattern in (_CP_TAG, _WHEEL_TAG):
             match = pattern.search(name)
             if match:

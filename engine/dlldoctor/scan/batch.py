@@ -30,6 +30,8 @@ from dlldoctor.pe.layout import DefectError
 from dlldoctor.scan.result import D, ScanOptions, ScanResult
 from dlldoctor.scan.target import scan_target
 
+Target = str | tuple[str, ...]  # a path, or several wheels scanned as one environment
+
 # Fills the ``diagnoses`` of scanned results in place; it must pickle, since workers run it too.
 DiagnoseStep = Callable[[list[ScanResult[D]]], None]
 
@@ -49,7 +51,7 @@ NO_CACHE = CacheChoice(enabled=False)
 
 
 def scan_all(
-    targets: Sequence[str],
+    targets: Sequence[Target],
     options: ScanOptions,
     jobs: int | None = None,
     cache: CacheChoice = NO_CACHE,
@@ -72,7 +74,7 @@ def scan_all(
 
 
 def _scan_here(
-    targets: Sequence[str], options: ScanOptions, threads: int, cache: CacheChoice, sink: Sink
+    targets: Sequence[Target], options: ScanOptions, threads: int, cache: CacheChoice, sink: Sink
 ) -> list[ScanResult[D]]:
     facts = cache.open()
     try:
@@ -112,7 +114,7 @@ def _init_worker(cache: CacheChoice, channel: Any) -> None:
 
 
 def _scan_in_worker(
-    target: str, options: ScanOptions, threads: int, diagnose: DiagnoseStep[D] | None
+    target: Target, options: ScanOptions, threads: int, diagnose: DiagnoseStep[D] | None
 ) -> bytes:
     with Catalog(_worker_cache, threads=threads, progress=_worker_sink) as catalog:
         result: ScanResult[D] = scan_target(target, options, catalog)
@@ -122,7 +124,7 @@ def _scan_in_worker(
 
 
 def _scan_in_workers(
-    targets: Sequence[str],
+    targets: Sequence[Target],
     options: ScanOptions,
     jobs: int,
     cache: CacheChoice,
@@ -168,7 +170,9 @@ def _start_drain(channel: Any, sink: Sink) -> threading.Thread:
     return thread
 
 
-def _size(target: str) -> int:
+def _size(target: Target) -> int:
+    if isinstance(target, tuple):
+        return sum(_size(t) for t in target)
     try:
         return Path(target).stat().st_size
     except OSError:

@@ -24,7 +24,7 @@ class InstallLayout:
     """A target's files grouped by the folder they sit in once installed."""
 
     def __init__(self, source: Source, entries: list[Entry]) -> None:
-        self.is_wheel = isinstance(source, WheelSource)
+        self.is_wheel = isinstance(source, WheelSource) or bool(getattr(source, "is_wheel", False))
         self.by_folder: dict[str, list[Entry]] = defaultdict(list)
         self.install_folder: dict[Entry, str] = {}
         for entry in entries:

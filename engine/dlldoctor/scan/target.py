@@ -15,7 +15,14 @@ from typing import Any
 from dlldoctor.cache.pe_facts import Catalog
 from dlldoctor.install.metadata import read_install_facts
 from dlldoctor.install.registrations import Registration, read_registrations
-from dlldoctor.install.sources import Entry, FileSource, Source, open_target, wheel_install_folder
+from dlldoctor.install.sources import (
+    Entry,
+    FileSource,
+    Source,
+    open_target,
+    open_targets,
+    wheel_install_folder,
+)
 from dlldoctor.loader.findings import Finding, from_tree
 from dlldoctor.loader.packages import load_providers
 from dlldoctor.loader.resolution import Node
@@ -50,9 +57,14 @@ def module_name(relpath: str) -> str:
     return stem.replace("/", ".")
 
 
-def scan_target(target: str, options: ScanOptions, catalog: Catalog | None = None) -> ScanResult[Any]:
-    """Scan one target; pass a ``catalog`` to use a fact cache, a thread count or a progress display."""
-    source = open_target(target)
+def scan_target(
+    target: str | tuple[str, ...], options: ScanOptions, catalog: Catalog | None = None
+) -> ScanResult[Any]:
+    """Scan one target (several wheels as one environment: a tuple); pass a ``catalog`` to use a fact
+    cache, a thread count or a progress display."""
+    parts = target if isinstance(target, tuple) else (target,)
+    source = open_targets(parts) if isinstance(target, tuple) else open_target(target)
+    target = source.label if isinstance(target, tuple) else target
     try:
         entries = list(source.entries())
         names = source.names()
@@ -65,7 +77,7 @@ def scan_target(target: str, options: ScanOptions, catalog: Catalog | None = Non
             FileReport(e, facts := catalog.facts(e), _role(e, facts), layout.install_folder[e])
             for e in entries
         ]
-        env = build_environment(options, layout, catalog, names | {Path(target).name}, entries)
+        env = build_environment(options, layout, catalog, names | {Path(t).name for t in parts}, entries)
         scanner = ProcessModel(layout, env, catalog, _registrations(source, layout, entries))
         trees = scanner.run(entries)
         env = replace(env, assumptions=(*env.assumptions, *sorted(scanner.loader.assumptions.values())))
