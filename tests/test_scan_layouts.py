@@ -108,3 +108,51 @@ def test_dependent_load_flags_map_to_search_lists(pe_bin: Path, tmp_path: Path) 
     assert reasons(LOAD_DIR | SYSTEM32) == ["same folder", "System32"]
     assert reasons(DEFAULT_DIRS) == ["python.exe folder", "add_dll_directory: extra", "System32"]
     assert reasons(APPLICATION_DIR | USER_DIRS) == ["python.exe folder", "add_dll_directory: extra"]
+
+
+def test_forwarder_loops_and_overlong_chains_do_not_bind(pe_bin: Path) -> None:
+    """a.f -> b.f -> a.f never ends: the loader cannot bind it, so neither does the model."""
+    from dataclasses import replace
+
+    from dlldoctor.install.sources import Entry
+    from dlldoctor.loader.environment import Folder
+    from dlldoctor.loader.resolution import MAX_FORWARDS, Loader, Process, SearchDir
+    from dlldoctor.pe.model import Import, PEImage
+
+    result = scan_target(str(pe_bin / "x64" / "chain_c.dll"), ScanOptions(python="3.11"))
+    base = result.files[0].facts
+    assert isinstance(base, PEImage)
+    origin = result.files[0].entry.origin
+
+    def image(forwards: dict[str, str]) -> PEImage:
+        return replace(base, exports=frozenset(forwards), forwarders=tuple(sorted(forwards.items())))
+
+    images = {
+        "a.dll": image({"f": "b.f"}),
+        "b.dll": image({"f": "a.f"}),
+        **{f"c{i}.dll": image({"g": f"c{i + 1}.g"}) for i in range(MAX_FORWARDS + 1)},
+        f"c{MAX_FORWARDS + 1}.dll": replace(base, exports=frozenset({"g"}), forwarders=()),
+    }
+    entries = {name: Entry(name, name, 1, origin) for name in images}
+
+    class Facts:
+        def facts(self, entry: Entry) -> PEImage:
+            return images[entry.relpath]
+
+        image = facts
+
+    loader = Loader(result.environment, Facts(), {})  # type: ignore[arg-type]
+    search = (SearchDir(Folder("here", entries), "same folder"),)
+    process = Process()
+    assert loader.missing_symbols(Import("a.dll", ("f",)), images["a.dll"], search, process) == (
+        "f (forwarded to b.f)",
+    )
+    assert loader.missing_symbols(Import("c0.dll", ("g",)), images["c0.dll"], search, process) == (
+        "g (forwarded to c1.g)",
+    )
+    # a short chain to the same end binds: d.h -> c17.g, which c17 exports itself
+    short = {"d.dll": image({"h": f"c{MAX_FORWARDS + 1}.g"})}
+    images.update(short)
+    entries.update({"d.dll": Entry("d.dll", "d.dll", 1, origin)})
+    search = (SearchDir(Folder("here", entries), "same folder"),)
+    assert loader.missing_symbols(Import("d.dll", ("h",)), images["d.dll"], search, process) == ()

@@ -29,6 +29,8 @@ SYSTEM32 = 0x800
 DEFAULT_DIRS = 0x1000
 SYSTEM32_NO_FORWARDER = 0x2000
 
+MAX_FORWARDS = 16  # forwarders followed from one import; real chains are one or two long
+
 COMPATIBLE = {
     "x64": frozenset({"x64", "arm64x"}),
     "x86": frozenset({"x86"}),
@@ -353,7 +355,7 @@ class Loader:
         image: PEImage,
         search: tuple[SearchDir, ...],
         process: Process,
-        depth: int = 0,
+        seen: frozenset[str] = frozenset(),
     ) -> tuple[str, ...]:
         """Names and ordinals ``imported`` needs that ``image`` does not provide, following forwarders."""
         missing: list[str] = []
@@ -361,17 +363,22 @@ class Loader:
         for name in imported.names:
             if name not in image.exports:
                 missing.append(name)
-            elif name in forwarders and not self._forward_ok(forwarders[name], search, process, depth):
+            elif name in forwarders and not self._forward_ok(forwarders[name], search, process, seen):
                 missing.append(f"{name} (forwarded to {forwarders[name]})")
         for ordinal in imported.ordinals:
             if ordinal not in image.export_ordinals:
                 missing.append(f"#{ordinal}")
         return tuple(missing)
 
-    def _forward_ok(self, target: str, search: tuple[SearchDir, ...], process: Process, depth: int) -> bool:
+    def _forward_ok(
+        self, target: str, search: tuple[SearchDir, ...], process: Process, seen: frozenset[str]
+    ) -> bool:
+        """Whether a forwarder binds. A loop, or a chain longer than :data:`MAX_FORWARDS`, does not."""
         library, _, function = target.rpartition(".")
-        if not library or depth > 8:
+        if not library:
             return True
+        if target.lower() in seen or len(seen) >= MAX_FORWARDS:
+            return False
         dll = library if library.lower().endswith(".dll") else f"{library}.dll"
         resolution = self.resolve(dll, search, process)
         if resolution.status != "found":
@@ -385,7 +392,7 @@ class Loader:
             wanted = Import(dll, (), (int(function[1:]),))
         else:
             wanted = Import(dll, (function,))
-        return not self.missing_symbols(wanted, image, search, process, depth + 1)
+        return not self.missing_symbols(wanted, image, search, process, seen | {target.lower()})
 
 
 def _first_failure(node: Node) -> str | None:
