@@ -47,12 +47,17 @@ TAG = f"{__version__}/{FORMAT}/{zlib.crc32(_FIELDS.encode()):08x}"
 Facts = PEImage | DefectError
 
 
+def _storable(name: str) -> str:
+    """A name SQLite can store: the undecodable bytes of a file name (lone surrogates) as ``\\xNN``."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def zip_key(name: str, crc: int, size: int) -> str:
-    return f"zip:{crc:08x}:{size}:{name}"
+    return f"zip:{crc:08x}:{size}:{_storable(name)}"
 
 
 def file_key(path: str, stat: os.stat_result) -> str:
-    return f"file:{stat.st_dev}:{stat.st_ino}:{stat.st_size}:{stat.st_mtime_ns}:{path}"
+    return f"file:{stat.st_dev}:{stat.st_ino}:{stat.st_size}:{stat.st_mtime_ns}:{_storable(path)}"
 
 
 def file_is_settled(stat: os.stat_result, now_ns: int | None = None) -> bool:
