@@ -46,6 +46,25 @@ INFLATER_NAME = "zlib-ng" if INFLATER is not zlib else "zlib"
 INFLATE_ERRORS: tuple[type[Exception], ...] = tuple({zlib.error, INFLATER.error})
 
 
+# Deflate turns one compressed byte into at most 1032 bytes (a 258-byte match per 2 bits, RFC 1951).
+_DEFLATE_RATIO = 1032
+
+
+def impossible_size(info: zipfile.ZipInfo) -> str | None:
+    """Why the uncompressed size a member's headers claim cannot be true, or None when it can be."""
+    if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size:
+        return f"its zip header claims {info.file_size} bytes for {info.compress_size} stored bytes"
+    if (
+        info.compress_type == zipfile.ZIP_DEFLATED
+        and info.file_size > info.compress_size * _DEFLATE_RATIO + 64
+    ):
+        return (
+            f"its zip header claims {info.file_size} bytes, more than deflate can make of "
+            f"{info.compress_size} compressed bytes"
+        )
+    return None
+
+
 def can_read(info: zipfile.ZipInfo) -> bool:
     return (
         info.compress_type in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) and not info.flag_bits & _ENCRYPTED
