@@ -50,19 +50,14 @@ INFLATE_ERRORS: tuple[type[Exception], ...] = tuple({zlib.error, INFLATER.error}
 _DEFLATE_RATIO = 1032
 
 
-def impossible_size(info: zipfile.ZipInfo) -> str | None:
-    """Why the uncompressed size a member's headers claim cannot be true, or None when it can be."""
-    if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size:
-        return f"its zip header claims {info.file_size} bytes for {info.compress_size} stored bytes"
-    if (
-        info.compress_type == zipfile.ZIP_DEFLATED
-        and info.file_size > info.compress_size * _DEFLATE_RATIO + 64
-    ):
-        return (
-            f"its zip header claims {info.file_size} bytes, more than deflate can make of "
-            f"{info.compress_size} compressed bytes"
-        )
-    return None
+def largest_possible(info: zipfile.ZipInfo) -> int:
+    """The most bytes a member can inflate to: its claimed size, unless the compressed data cannot hold
+    that much (zipfile, and so pip, accept a wrong claim; the bytes that come out are what installs)."""
+    if info.compress_type == zipfile.ZIP_STORED:
+        return min(info.file_size, info.compress_size)
+    if info.compress_type == zipfile.ZIP_DEFLATED:
+        return min(info.file_size, info.compress_size * _DEFLATE_RATIO + 64)
+    return info.file_size
 
 
 def can_read(info: zipfile.ZipInfo) -> bool:
