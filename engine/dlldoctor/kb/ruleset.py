@@ -102,7 +102,8 @@ def _rel(root: Path, path: Path) -> str:
 
 def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
     """Check a rule set completely. Returns the set (None when anything is wrong) and every problem."""
-    from dlldoctor.kb.lint import check_rule
+    from dlldoctor.kb.lint import check_rule, pattern_cost_of_rule
+    from dlldoctor.kb.patterns import MAX_TOTAL_PROGRAM
     from dlldoctor.kb.yamlsrc import Problem, SourceError, read_source
 
     root = Path(root)
@@ -162,6 +163,7 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
             problems.append(
                 Problem(where(folder), 0, f"folder {folder.name!r} is not a category of taxonomy.yaml")
             )
+    cost = 0
     for path in rule_files(root):
         if path.suffix != ".yaml":
             problems.append(Problem(where(path), 0, "rule files end in .yaml"))
@@ -170,12 +172,22 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
         if src is None:
             continue
         found = check_rule(src, categories=frozenset(categories), families=families.ids())
+        cost += pattern_cost_of_rule(src.data)
         problems += [Problem(where(path), line, message) for line, message in found]
         if isinstance(src.data, dict) and isinstance(src.data.get("id"), str):
             sources.setdefault(src.data["id"], []).append((src, src.line(["id"])))
         if not found:
             rules.append(rule_from_data(src.data, _rel(root, path)))
 
+    if cost > MAX_TOTAL_PROGRAM:
+        problems.append(
+            Problem(
+                display,
+                0,
+                f"the rules' patterns compile to {cost} RE2 instructions together, more than "
+                f"{MAX_TOTAL_PROGRAM}: a rule set must stay cheap to load",
+            )
+        )
     for rule_id, places in sorted(sources.items()):
         if len(places) > 1:
             others = ", ".join(where(s.path) for s, _ in places)
