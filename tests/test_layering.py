@@ -27,7 +27,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "formats": frozenset({"pe", "install", "cache", "loader", "scan", "kb", "text", "diagnose"}),
     "cli": frozenset({"pe", "install", "cache", "loader", "scan", "kb", "text", "diagnose", "formats"}),
 }
-ROOT_MODULES = frozenset({"dlldoctor", "dlldoctor.errors", "dlldoctor.resources", "dlldoctor.__main__"})
+ROOT_MODULES = frozenset(
+    {"dlldoctor", "dlldoctor.errors", "dlldoctor.resources", "dlldoctor.bounded", "dlldoctor.__main__"}
+)
 
 
 def module_name(path: Path) -> str:

@@ -31,16 +31,62 @@ def schema_path(name: str) -> Path:
     return Path(str(resources.files("dlldoctor").joinpath("schemas", f"{name}.schema.json")))
 
 
-@cache
-def load_data(name: str, root: Path | None = None) -> Any:
-    """Load ``rules/data/<name>.yaml`` from the built-in or the given rule set."""
+MAX_DATA_FILE = 4 << 20  # bytes of one YAML file of a rule set; the biggest today is 30 KB
+
+
+class SharedNode(ValueError):
+    """A YAML document with anchors and aliases (refused: nested aliases stand for billions of values)."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(f"line {line}: YAML anchors and aliases (&, *) are not allowed")
+        self.line = line
+
+
+def parse_yaml(text: str) -> tuple[Any, Any]:
+    """The node tree and the data of one YAML document, parsed once; :class:`SharedNode` on an alias."""
     import yaml  # not at module level: `explain` with a cached rule set never parses YAML
 
-    path = (root or rules_root()) / "data" / f"{name}.yaml"
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     try:
-        with path.open(encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
+        node = loader.get_single_node()
+        if node is None:
+            return None, None
+        seen: set[int] = set()
+        stack = [node]
+        while stack:  # an alias makes a node reachable twice; no recursion on deep nesting
+            item = stack.pop()
+            if id(item) in seen:
+                raise SharedNode(item.start_mark.line + 1)
+            seen.add(id(item))
+            if isinstance(item, yaml.SequenceNode):
+                stack.extend(item.value)
+            elif isinstance(item, yaml.MappingNode):
+                for key, value in item.value:
+                    stack.extend((key, value))
+        return node, loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+@cache
+def load_data(name: str, root: Path | None = None) -> Any:
+    """Load ``rules/data/<name>.yaml`` from the built-in or the given rule set; one-line errors."""
+    import yaml
+
+    from dlldoctor.bounded import read_regular
+
+    base = root or rules_root()
+    path = base / "data" / f"{name}.yaml"
+    try:
+        return parse_yaml(read_regular(path, MAX_DATA_FILE, root=base).decode("utf-8"))[1]
+    except UnicodeDecodeError as e:
+        raise RuleError(f"{path}: cannot read reference data: not UTF-8 text (byte {e.start})") from e
     except OSError as e:
-        raise RuleError(f"{path}: cannot read reference data: {e.strerror}") from e
-    except yaml.YAMLError as e:
-        raise RuleError(f"{path}: invalid YAML: {e}") from e
+        raise RuleError(f"{path}: cannot read reference data: {e.strerror or e}") from e
+    except SharedNode as e:
+        raise RuleError(f"{path}: invalid reference data: {e}") from e
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        raise RuleError(f"{path}:{mark.line + 1 if mark else 0}: invalid YAML: {e.problem}") from e
+    except (yaml.YAMLError, RecursionError) as e:
+        raise RuleError(f"{path}: invalid YAML: {str(e).splitlines()[0] if str(e) else e}") from e

@@ -22,7 +22,7 @@ from dlldoctor.cache.pe_store import FactCache, encode, file_is_settled, file_ke
 from dlldoctor.errors import DllDoctorError, InputError
 from dlldoctor.install.progress import NoProgress, Sink
 from dlldoctor.install.sources import Entry, WheelSource
-from dlldoctor.install.zipmember import INFLATE_ERRORS, MemberReader, can_read, open_member
+from dlldoctor.install.zipmember import INFLATE_ERRORS, MemberReader, can_read, largest_possible, open_member
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
 from dlldoctor.pe.read import read_pe
@@ -203,9 +203,14 @@ def _open(entry: Entry, on_bytes: Callable[[int], None] | None) -> BinaryIO:
 
 
 def _read(entry: Entry, on_bytes: Callable[[int], None] | None = None) -> Facts:
+    size = entry.size
+    if isinstance(entry.origin, WheelSource):
+        # The PE's own sizes are checked against this one, so a zip header's claim must not exceed
+        # what its compressed bytes can hold.
+        size = largest_possible(entry.origin.zip.getinfo(entry.relpath))
     try:
         with _open(entry, on_bytes) as stream:
-            facts = read_pe(stream, entry.size, reopen=lambda: _open(entry, None))
+            facts = read_pe(stream, size, reopen=lambda: _open(entry, None))
             if isinstance(stream, MemberReader) and not stream.crc_matches():
                 return DefectError("bad-crc")
             return facts

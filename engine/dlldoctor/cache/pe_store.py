@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from dlldoctor import __version__
-from dlldoctor.cache.location import default_dir
+from dlldoctor.cache.location import create_private, only_mine, private_folder
 from dlldoctor.pe.layout import DEFECTS, DefectError
 from dlldoctor.pe.model import Import, PEImage
 
@@ -47,12 +47,17 @@ TAG = f"{__version__}/{FORMAT}/{zlib.crc32(_FIELDS.encode()):08x}"
 Facts = PEImage | DefectError
 
 
+def _storable(name: str) -> str:
+    """A name SQLite can store: the undecodable bytes of a file name (lone surrogates) as ``\\xNN``."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def zip_key(name: str, crc: int, size: int) -> str:
-    return f"zip:{crc:08x}:{size}:{name}"
+    return f"zip:{crc:08x}:{size}:{_storable(name)}"
 
 
 def file_key(path: str, stat: os.stat_result) -> str:
-    return f"file:{stat.st_dev}:{stat.st_ino}:{stat.st_size}:{stat.st_mtime_ns}:{path}"
+    return f"file:{stat.st_dev}:{stat.st_ino}:{stat.st_size}:{stat.st_mtime_ns}:{_storable(path)}"
 
 
 def file_is_settled(stat: os.stat_result, now_ns: int | None = None) -> bool:
@@ -197,14 +202,20 @@ class FactCache:
 
         Returns ``None`` when the folder cannot hold a cache (not writable, not a folder).
         """
-        folder = default_dir() if directory is None else directory
-        path = folder / FILE_NAME
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError:
+        folder = private_folder(directory)
+        if folder is None:
             return None
+        path = folder / FILE_NAME
         rebuilt = None
+        # Facts read from here decide what a scan reports: a file another user could have written
+        # (or a link to one) is never read, but replaced by a fresh one of this user's own.
+        foreign = [p.name for p in _companions(path) if not only_mine(p)]
+        if foreign:
+            rebuilt = f"{', '.join(foreign)} could have been written by another user"
         try:
+            if rebuilt is not None:
+                raise _Foreign(rebuilt)
+            create_private(path)
             connection = _connect(path)
             try:
                 _prepare(connection)
@@ -393,6 +404,7 @@ def _replace(path: Path) -> sqlite3.Connection:
     fresh = path.with_name(f"{path.name}.{os.getpid()}.new")
     for leftover in _companions(fresh):
         leftover.unlink(missing_ok=True)
+    create_private(fresh)
     connection = _connect(fresh)
     try:
         _create_plain(connection)  # rollback journal: the whole cache is in the one file that moves

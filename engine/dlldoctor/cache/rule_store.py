@@ -14,7 +14,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from dlldoctor.cache.location import default_dir
+from dlldoctor.cache.location import default_dir, only_mine, private_folder
 
 KEEP = 8  # entries kept; older ones (other rule-set versions) are removed when a new one is stored
 
@@ -33,14 +33,7 @@ def _trusted(path: Path) -> bool:
     A pickle runs code when loaded; a cache entry and its folder owned by another user, or writable by
     the group or others, may have been planted, so it is ignored (and rebuilt elsewhere in memory).
     """
-    if os.name != "posix":
-        return True  # the per-user cache folder of a Windows profile is private by its ACL
-    uid = os.getuid()
-    for item in (path, path.parent):
-        info = item.stat()
-        if info.st_uid != uid or info.st_mode & 0o022:
-            return False
-    return True
+    return path.parent.is_dir() and only_mine(path.parent) and only_mine(path)
 
 
 def load(digest: str) -> Any:
@@ -65,7 +58,8 @@ def store(digest: str, value: Any) -> None:
 
     path = _entry(digest)
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if private_folder(path.parent) is None:
+            return
         fd, tmp = tempfile.mkstemp(prefix=".rules-", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as fh:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from dlldoctor import __version__
-from dlldoctor.cli.common import EXIT_OK, EXIT_USAGE, Parser
+from dlldoctor.cli.common import EXIT_OK, EXIT_USAGE, Parser, printable_output
 from dlldoctor.errors import DllDoctorError
 
 # Subcommand modules in the order ``--help`` lists them. Each defines NAME, HELP,
@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    printable_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -53,8 +53,12 @@ def add_rules_option(parser: argparse.ArgumentParser) -> None:
 
 
 def printable_output() -> None:
-    """Answers hold Chinese and paths in any script; a legacy code page must not turn that into a crash."""
+    """Answers hold Chinese and paths in any script; neither may turn into a crash on output.
+
+    A legacy code page (cp1252, what a redirected Windows console gets) cannot encode Chinese, and no
+    encoding takes the lone surrogates that stand for a file name's undecodable bytes: both are replaced.
+    """
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
+        if reconfigure is not None:
             reconfigure(errors="replace")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dlldoctor.bounded import UnsafeFile, read_text_input
 from dlldoctor.cli.common import add_format_option, add_rules_option, printable_output, use_colour, write
 from dlldoctor.cli.scan_options import add_environment_options
 from dlldoctor.errors import InputError
@@ -77,10 +78,13 @@ def read_input(args: argparse.Namespace) -> str:
         raise InputError("give the error text either as an argument or with --file, not both")
     if args.file is not None:
         try:
-            with args.file.open("rb") as fh:
-                data = fh.read(MAX_INPUT + 1)
+            data, longer = read_text_input(args.file, MAX_INPUT)
+        except UnsafeFile as e:
+            raise InputError(str(e)) from e
         except OSError as e:
             raise InputError(f"cannot read {args.file}: {e.strerror or e}") from e
+        if longer:
+            data += b"?"  # one byte past the cap: refused below like a longer pipe
     elif args.text == ["-"] or (not args.text and not sys.stdin.isatty()):
         data = sys.stdin.buffer.read(MAX_INPUT + 1)
     elif args.text:

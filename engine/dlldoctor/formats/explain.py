@@ -27,6 +27,8 @@ _LABELS = {
         "packages": "packages",
         "cuda": "versions in DLL names",
         "language": "text language",
+        "cut": "text examined",
+        "cut_value": "the first {examined:,} of {given:,} characters (the rest was not read)",
         "diagnoses": "Likely causes, best first",
         "none": "No rule recognises this text as a DLL load failure.",
         "nothing": "Nothing in this text looks like a Windows DLL load failure.",
@@ -48,6 +50,8 @@ _LABELS = {
         "packages": "软件包",
         "cuda": "DLL 名中的版本",
         "language": "文本语言",
+        "cut": "已读取的文本",
+        "cut_value": "仅读取了 {given:,} 个字符中的前 {examined:,} 个（其余部分未读取）",
         "diagnoses": "可能的原因（按可能性排序）",
         "none": "没有规则把这段文本识别为 DLL 加载失败。",
         "nothing": "这段文本看起来不像 Windows DLL 加载失败。",
@@ -95,6 +99,8 @@ def _fact_rows(ex: Explanation) -> list[tuple[str, str]]:
         rows.append((label["cuda"], ", ".join(f"{d} → {c} {v}" for d, c, v in f.versions[:6])))
     if f.found_anything or f.language != "en":
         rows.append((label["language"], f.language))
+    if f.cut is not None:
+        rows.append((label["cut"], label["cut_value"].format(examined=f.cut[0], given=f.cut[1])))
     return rows
 
 

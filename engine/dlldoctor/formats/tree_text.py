@@ -33,7 +33,10 @@ def _folded(node: Node, verbose: bool) -> bool:
     return not verbose and res.system and res.status == "found" and not node.missing_symbols
 
 
-def _lines(node: Node, prefix: str, verbose: bool, style: Style, out: list[str]) -> None:
+MAX_INDENT = 40  # levels drawn as indentation; deeper ones are drawn at this level with their depth
+
+
+def _items(node: Node, verbose: bool, style: Style) -> list[Node | str]:
     shown = [c for c in node.children if not _folded(c, verbose)]
     folded = [c for c in node.children if _folded(c, verbose)]
     items: list[Node | str] = list(shown)
@@ -41,15 +44,28 @@ def _lines(node: Node, prefix: str, verbose: bool, style: Style, out: list[str])
         unique = sorted({c.resolution.name for c in folded}, key=str.lower)
         names = ", ".join(unique[:6]) + (", …" if len(unique) > 6 else "")
         items.append(style(f"+ {len(folded)} system DLL(s): {names}", "dim"))
-    for index, item in enumerate(items):
+    return items
+
+
+def _lines(root: Node, verbose: bool, style: Style, out: list[str]) -> None:
+    """The tree below ``root``, depth first, without recursion (a chain may be thousands deep)."""
+    stack: list[tuple[list[Node | str], int, str, int]] = [(_items(root, verbose, style), 0, "", 1)]
+    while stack:
+        items, index, prefix, depth = stack.pop()
+        if index >= len(items):
+            continue
+        stack.append((items, index + 1, prefix, depth))
+        item = items[index]
         last = index == len(items) - 1
         branch = "└── " if last else "├── "
         if isinstance(item, str):
             out.append(prefix + branch + item)
             continue
-        out.append(prefix + branch + _label(item, style))
+        deep = style(f"[depth {depth}] ", "dim") if depth > MAX_INDENT else ""
+        out.append(prefix + branch + deep + _label(item, style))
         if not item.repeat:
-            _lines(item, prefix + ("    " if last else "│   "), verbose, style, out)
+            below = prefix if depth >= MAX_INDENT else prefix + ("    " if last else "│   ")
+            stack.append((_items(item, verbose, style), 0, below, depth + 1))
 
 
 def render(relpath: str, context: str, tree: Node, verbose: bool = False, colour: bool = False) -> str:
@@ -58,5 +74,5 @@ def render(relpath: str, context: str, tree: Node, verbose: bool = False, colour
     if tree.defect is not None:
         head += "  " + style(f"[corrupt: {tree.defect}]", "red", "bold")
     out = [head]
-    _lines(tree, "", verbose, style, out)
+    _lines(tree, verbose, style, out)
     return "\n".join(out) + "\n"

@@ -26,6 +26,11 @@ _DIST_INFO = re.compile(
 # Where an installed .dist-info sits: the root of a wheel or site-packages, or an environment's site-packages.
 _SITE_ROOTS = frozenset({"", "lib/site-packages/"})
 MAX_METADATA = 1 << 20
+# The most read from one metadata file. torch's RECORD is 1.6 MB and the biggest conda-meta record of a
+# CUDA stack a few MB; a file past its cap is left out like an unreadable one.
+MAX_RECORD = 32 << 20
+MAX_SMALL_METADATA = 1 << 20  # WHEEL
+MAX_CONDA_RECORD = 32 << 20
 
 
 def normalize(project: str) -> str:
@@ -97,15 +102,17 @@ def read_install_facts(source: Source, is_wheel: bool) -> InstallFacts:
         folder = posixpath.dirname(name)
         owner = posixpath.basename(folder)
         if file == "METADATA":
-            tags = _wheel_tags(source.read_text(posixpath.join(folder, "WHEEL")) or "")
-            requires = _requires(source.read_text(name) or "")
+            tags = _wheel_tags(source.read_text(posixpath.join(folder, "WHEEL"), MAX_SMALL_METADATA) or "")
+            requires = _requires(source.read_text(name, MAX_METADATA) or "")
             facts.dist_infos.append(
                 DistInfo(normalize(match.group("name")), match.group("version"), folder, tags, requires)
             )
         elif file == "RECORD":
-            _read_record(source.read_text(name) or "", prefix, owner, facts, is_wheel)
+            _read_record(source.read_text(name, MAX_RECORD) or "", prefix, owner, facts, is_wheel)
     for name in sorted(n for n in names if n.lower().startswith("conda-meta/") and n.endswith(".json")):
-        _read_conda(source.read_text(name) or "", posixpath.basename(name)[: -len(".json")], facts)
+        _read_conda(
+            source.read_text(name, MAX_CONDA_RECORD) or "", posixpath.basename(name)[: -len(".json")], facts
+        )
     return facts
 
 

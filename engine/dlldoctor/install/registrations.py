@@ -21,7 +21,7 @@ from typing import Literal
 
 from dlldoctor.install.sources import Source
 
-MAX_SOURCE = 1 << 20  # characters of one module read; delvewheel's patch sits at the top
+MAX_SOURCE = 1 << 21  # bytes of one module read (a larger one is skipped); delvewheel patches are small
 MAX_MODULES = 4000
 MAX_DEPTH = 8
 MAX_CANDIDATES = 16
@@ -273,12 +273,12 @@ def read_registrations(
         prefix = f"{root}/" if root else ""
         for name in sorted(names):
             if posixpath.dirname(name) == root and name.endswith(".pth"):
-                for module in _pth_imports(source.read_text(name) or "", prefix, lowered):
+                for module in _pth_imports(source.read_text(name, MAX_SOURCE) or "", prefix, lowered):
                     modules.setdefault(module, "")
     files = frozenset(lowered)
     found: list[Registration] = []
     for module, scope in sorted(modules.items())[:MAX_MODULES]:
-        text = (source.read_text(module) or "")[:MAX_SOURCE]
+        text = source.read_text(module, MAX_SOURCE) or ""
         if any(marker in text for marker in _MARKERS):
             found.extend(_module_registrations(text, module, scope, folders, site, files, dll_folders))
     return tuple(dict.fromkeys(found))

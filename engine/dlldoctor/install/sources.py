@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, cast
 
+from dlldoctor.bounded import read_regular
 from dlldoctor.errors import InputError
 from dlldoctor.install.wheelname import parse_wheel_name
 
@@ -128,7 +129,9 @@ class Source:
         """Every file path in the target (posix, relative), PE or not."""
         raise NotImplementedError
 
-    def read_text(self, relpath: str) -> str | None:
+    def read_text(self, relpath: str, cap: int) -> str | None:
+        """A metadata file as text; None when it is missing, unreadable, not a regular file inside the
+        target, or larger than ``cap`` bytes (metadata only adds facts: it is then left out)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -185,11 +188,12 @@ class FolderSource(Source):
     def names(self) -> frozenset[str]:
         return frozenset(self._names)
 
-    def read_text(self, relpath: str) -> str | None:
+    def read_text(self, relpath: str, cap: int) -> str | None:
         try:
-            return (self.root / relpath).read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            data = read_regular(self.root / relpath, cap, root=self.root)
+        except OSError:  # UnsafeFile too: a FIFO, /dev/zero, a symlink out of the target, too big
             return None
+        return data.decode("utf-8", "replace")
 
 
 def _starts_with_mz(path: Path) -> bool:
@@ -238,14 +242,16 @@ class WheelSource(Source):
     def names(self) -> frozenset[str]:
         return frozenset(self._infos)
 
-    def read_text(self, relpath: str) -> str | None:
+    def read_text(self, relpath: str, cap: int) -> str | None:
         info = self._infos.get(relpath)
-        if info is None:
+        if info is None or info.file_size > cap:
             return None
         try:
-            return self.zip.read(info).decode("utf-8", "replace")
-        except (zipfile.BadZipFile, OSError, ValueError):
+            with self.zip.open(info) as fh:
+                data = fh.read(cap + 1)  # the header's size may lie: never inflate past the cap
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError):
             return None
+        return None if len(data) > cap else data.decode("utf-8", "replace")
 
     def close(self) -> None:
         self.zip.close()
@@ -292,9 +298,9 @@ class CombinedSource(Source):
     def names(self) -> frozenset[str]:
         return frozenset().union(*(part.names() for part in self.parts))
 
-    def read_text(self, relpath: str) -> str | None:
+    def read_text(self, relpath: str, cap: int) -> str | None:
         for part in self.parts:
-            text = part.read_text(relpath)
+            text = part.read_text(relpath, cap)
             if text is not None:
                 return text
         return None

@@ -48,6 +48,20 @@ INFLATER_NAME = "zlib-ng" if INFLATER is not zlib else "zlib"
 INFLATE_ERRORS: tuple[type[Exception], ...] = tuple({zlib.error, INFLATER.error})
 
 
+# Deflate turns one compressed byte into at most 1032 bytes (a 258-byte match per 2 bits, RFC 1951).
+_DEFLATE_RATIO = 1032
+
+
+def largest_possible(info: zipfile.ZipInfo) -> int:
+    """The most bytes a member can inflate to: its claimed size, unless the compressed data cannot hold
+    that much (zipfile, and so pip, accept a wrong claim; the bytes that come out are what installs)."""
+    if info.compress_type == zipfile.ZIP_STORED:
+        return min(info.file_size, info.compress_size)
+    if info.compress_type == zipfile.ZIP_DEFLATED:
+        return min(info.file_size, info.compress_size * _DEFLATE_RATIO + 64)
+    return info.file_size
+
+
 def can_read(info: zipfile.ZipInfo) -> bool:
     return (
         info.compress_type in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) and not info.flag_bits & _ENCRYPTED

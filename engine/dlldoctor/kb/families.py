@@ -42,6 +42,8 @@ class FamilyHit:
 def base_name(name: str) -> str:
     """Lower-case base name of a DLL path, with a delvewheel hash suffix removed."""
     base = name.replace("\\", "/").rsplit("/", 1)[-1].strip().lower()
+    if not base.isascii():  # undecodable bytes of a file name (lone surrogates) cannot reach RE2
+        base = base.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     m = _MANGLED.match(base)
     return m.group(1) + m.group(2) if m else base
 

@@ -9,7 +9,7 @@ from pathlib import PurePath
 from typing import Any
 
 from dlldoctor.kb.model import matcher_kind
-from dlldoctor.kb.patterns import pattern_error
+from dlldoctor.kb.patterns import pattern_cost, pattern_error
 from dlldoctor.kb.yamlsrc import Source
 from dlldoctor.resources import schema_path
 from dlldoctor.vocabulary import MATCHER_KINDS
@@ -190,6 +190,21 @@ def check_rule(src: Source, *, categories: frozenset[str], families: frozenset[s
     if data.get("status") == "deprecated" and "replaced_by" not in data:
         pass  # a retired rule may have no successor
     return sorted(set(problems))
+
+
+def pattern_cost_of_rule(data: Any) -> int:
+    """RE2 instructions all patterns of one rule compile to (0 for what does not compile)."""
+    if not isinstance(data, dict):
+        return 0
+    total = 0
+    match = data.get("match")
+    for group in _MATCH_GROUPS:
+        items = match.get(group) if isinstance(match, dict) else None
+        for m in items if isinstance(items, list) else []:
+            kind = matcher_kind(m)
+            if kind in ("dll", "symbol", "module", "text") and isinstance(m[kind], str):
+                total += pattern_cost(m[kind])
+    return total
 
 
 def _zh_texts(data: dict[str, Any]) -> Iterator[tuple[list[str | int], Any]]:

@@ -52,7 +52,7 @@ def _data_files(root: Path) -> list[Path]:
     files = [root / "taxonomy.yaml"]
     data = root / "data"
     if data.is_dir():
-        files += sorted(p for p in data.glob("*.yaml") if p.is_file())
+        files += sorted(p for p in data.glob("*.yaml") if not p.is_dir())
     return files
 
 
@@ -61,12 +61,15 @@ def rule_files(root: Path) -> Iterator[Path]:
     for folder in sorted(
         p for p in root.iterdir() if p.is_dir() and p.name != "data" and not p.name.startswith(".")
     ):
-        yield from sorted(p for p in folder.iterdir() if p.is_file())
+        # Not only regular files: a FIFO or a link to a device is a problem lint names, not a rule left out.
+        yield from sorted(p for p in folder.iterdir() if not p.is_dir())
 
 
 def content_digest(root: Path) -> str:
     """A hash of everything a rule set is made of (names and bytes), and of the engine's rule format."""
     from dlldoctor import __version__
+    from dlldoctor.bounded import read_regular
+    from dlldoctor.kb.yamlsrc import MAX_FILE
 
     h = hashlib.sha256(f"dlldoctor {__version__} rules v{RULE_SCHEMA_VERSION}\n".encode())
     # The code that turns files into the cached model is part of the key too, so a changed engine never
@@ -77,14 +80,14 @@ def content_digest(root: Path) -> str:
             h.update((here / module).read_bytes())
         except OSError:
             h.update(module.encode())
-    paths = [p for p in _data_files(root) if p.is_file()]
+    paths = [p for p in _data_files(root) if p.exists()]
     if root.is_dir():
         paths += list(rule_files(root))
     for path in paths:
         h.update(path.relative_to(root).as_posix().encode() + b"\0")
         try:
-            h.update(path.read_bytes())
-        except OSError:
+            h.update(read_regular(path, MAX_FILE, root=root))
+        except OSError:  # a FIFO, a device, too big, a link out of the set: lint will say which
             h.update(b"<unreadable>")
         h.update(b"\0")
     return h.hexdigest()
@@ -99,7 +102,8 @@ def _rel(root: Path, path: Path) -> str:
 
 def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
     """Check a rule set completely. Returns the set (None when anything is wrong) and every problem."""
-    from dlldoctor.kb.lint import check_rule
+    from dlldoctor.kb.lint import check_rule, pattern_cost_of_rule
+    from dlldoctor.kb.patterns import MAX_TOTAL_PROGRAM
     from dlldoctor.kb.yamlsrc import Problem, SourceError, read_source
 
     root = Path(root)
@@ -113,7 +117,7 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
 
     def read(path: Path) -> Source | None:
         try:
-            return read_source(path)
+            return read_source(path, root)
         except SourceError as e:
             problems.append(Problem(where(path), e.problem.line, e.problem.message))
             return None
@@ -145,6 +149,11 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
             if not msg_problems:
                 messages = messages_from_data(msg_src.data)
 
+    checked = {root / "taxonomy.yaml", root / "data" / "families.yaml", msg_path}
+    for path in _data_files(root):  # the rest of the reference data (windows.yaml): readable YAML
+        if path not in checked:
+            read(path)
+
     rules: list[Rule] = []
     sources: dict[str, list[tuple[Source, int]]] = {}
     for folder in sorted(
@@ -154,6 +163,7 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
             problems.append(
                 Problem(where(folder), 0, f"folder {folder.name!r} is not a category of taxonomy.yaml")
             )
+    cost = 0
     for path in rule_files(root):
         if path.suffix != ".yaml":
             problems.append(Problem(where(path), 0, "rule files end in .yaml"))
@@ -162,12 +172,22 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
         if src is None:
             continue
         found = check_rule(src, categories=frozenset(categories), families=families.ids())
+        cost += pattern_cost_of_rule(src.data)
         problems += [Problem(where(path), line, message) for line, message in found]
         if isinstance(src.data, dict) and isinstance(src.data.get("id"), str):
             sources.setdefault(src.data["id"], []).append((src, src.line(["id"])))
         if not found:
             rules.append(rule_from_data(src.data, _rel(root, path)))
 
+    if cost > MAX_TOTAL_PROGRAM:
+        problems.append(
+            Problem(
+                display,
+                0,
+                f"the rules' patterns compile to {cost} RE2 instructions together, more than "
+                f"{MAX_TOTAL_PROGRAM}: a rule set must stay cheap to load",
+            )
+        )
     for rule_id, places in sorted(sources.items()):
         if len(places) > 1:
             others = ", ".join(where(s.path) for s, _ in places)

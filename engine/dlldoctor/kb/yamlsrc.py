@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dlldoctor.bounded import read_regular
+from dlldoctor.resources import MAX_DATA_FILE, SharedNode, parse_yaml
+
 if TYPE_CHECKING:  # PyYAML is imported when a file is read: a cached rule set needs none of it
     import yaml
 
@@ -18,6 +21,14 @@ class Problem:
     path: str
     line: int
     message: str
+
+    def __post_init__(self) -> None:
+        # A message may quote a value from the file: keep it to one short line.
+        first = self.message.split("\n", 1)[0]
+        if len(first) > MAX_MESSAGE:
+            first = first[: MAX_MESSAGE - 1] + "…"
+        if first != self.message:
+            object.__setattr__(self, "message", first)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.message}" if self.line else f"{self.path}: {self.message}"
@@ -55,24 +66,39 @@ class Source:
         return line
 
 
-def read_source(path: Path) -> Source:
-    """Parse one YAML file; raise :class:`SourceError` with the line of a syntax error."""
+MAX_FILE = MAX_DATA_FILE  # bytes read from one file of a rule set
+MAX_MESSAGE = 300  # characters of a problem's message: a quoted value never floods the output
+
+
+def read_source(path: Path, root: Path | None = None) -> Source:
+    """Parse one YAML file; raise :class:`SourceError` with the line of a syntax error.
+
+    Only a regular file of at most :data:`MAX_FILE` bytes is read (inside ``root`` when given), and
+    anchors and aliases are refused (:func:`dlldoctor.resources.parse_yaml`).
+    """
     import yaml
 
-    loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SourceError(Problem(str(path), 0, f"cannot read: {e}")) from e
+        text = read_regular(path, MAX_FILE, root=root).decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = e.object[: e.start].count(b"\n") + 1
+        raise SourceError(Problem(str(path), line, f"not UTF-8 text (byte {e.start})")) from e
+    except OSError as e:
+        raise SourceError(Problem(str(path), 0, f"cannot read: {e.strerror or e}")) from e
     try:
-        node = yaml.compose(text, Loader=loader)
-        data = yaml.load(text, Loader=loader) if node is not None else None
+        node, data = parse_yaml(text)
+    except SharedNode as e:
+        raise SourceError(
+            Problem(str(path), e.line, "YAML anchors and aliases (&, *) are not allowed")
+        ) from e
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 if mark is not None else 0
         raise SourceError(Problem(str(path), line, f"invalid YAML: {e.problem or e}")) from e
     except yaml.YAMLError as e:
         raise SourceError(Problem(str(path), 0, f"invalid YAML: {e}")) from e
+    except RecursionError as e:  # thousands of nested brackets
+        raise SourceError(Problem(str(path), 0, "invalid YAML: nested too deeply")) from e
     return Source(path, data, node)
 
 

@@ -92,8 +92,23 @@ def _visit(
                 chain=chain,
                 context=context,
             )
-    for child in node.children:
-        yield from _edge(child, chain, context, machine, node)
+    # Depth first, imports in table order, without recursion: a chain of thousands of DLLs is a real
+    # (if odd) input, and Python's stack is not the loader's.
+    stack = [(child, chain, node) for child in reversed(node.children)]
+    while stack:
+        child, above, parent = stack.pop()
+        yield from _edge(child, above, context, machine, parent)
+        if _descends(child):
+            here = (*above, child.resolution.name)
+            stack.extend((grandchild, here, child) for grandchild in reversed(child.children))
+
+
+def _descends(child: Node) -> bool:
+    """Whether the links below ``child`` are part of this load (it bound, loads now, and is new here)."""
+    res = child.resolution
+    delayed = child.imported is not None and child.imported.delayed
+    broken = res.status in ("missing", "wrong-machine", "corrupt") or child.defect is not None
+    return not (broken or delayed or child.repeat)
 
 
 def _link(
@@ -167,9 +182,6 @@ def _edge(
             considered=res.considered,
             symbols=names,
         )
-    if not child.repeat and not delayed:
-        for grandchild in child.children:
-            yield from _edge(grandchild, here, context, machine, child)
 
 
 def _delayed_problem(

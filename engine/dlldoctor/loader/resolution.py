@@ -12,6 +12,7 @@ edge carries the reason it resolved where it did, as users read it: ``[same fold
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from dlldoctor.cache.pe_facts import Catalog
@@ -313,13 +314,20 @@ class Loader:
     def _expand(
         self, node: Node, entry: Entry, image: PEImage, operation: Operation, process: Process, seen: set[str]
     ) -> None:
-        seen.add(entry.location)
-        search = operation.search
-        if image.dependent_load_flags:
-            search = self.flags_search(image.dependent_load_flags, entry, process)
-        for imported in (*image.imports, *image.delay_imports):
+        """Bind every import under ``node``, depth first in table order, with an explicit stack.
+
+        Each child is expanded completely before its next sibling is resolved (what it loads is then in
+        the process, as in the real loader); thousands of levels need no Python recursion.
+        """
+        stack = [self._frame(node, entry, image, operation, process, seen)]
+        while stack:
+            parent, search, pending = stack[-1]
+            imported = next(pending, None)
+            if imported is None:
+                stack.pop()
+                continue
             child = self._edge(imported, search, operation, process)
-            node.children.append(child)
+            parent.children.append(child)
             if child.resolution.entry is None or child.resolution.status != "found":
                 continue
             child_facts = self.catalog.facts(child.resolution.entry)
@@ -334,7 +342,16 @@ class Loader:
             if child.resolution.entry.location in seen:
                 child.repeat = True
                 continue
-            self._expand(child, child.resolution.entry, child_facts, operation, process, seen)
+            stack.append(self._frame(child, child.resolution.entry, child_facts, operation, process, seen))
+
+    def _frame(
+        self, node: Node, entry: Entry, image: PEImage, operation: Operation, process: Process, seen: set[str]
+    ) -> tuple[Node, tuple[SearchDir, ...], Iterator[Import]]:
+        seen.add(entry.location)
+        search = operation.search
+        if image.dependent_load_flags:
+            search = self.flags_search(image.dependent_load_flags, entry, process)
+        return node, search, iter((*image.imports, *image.delay_imports))
 
     def _edge(
         self, imported: Import, search: tuple[SearchDir, ...], operation: Operation, process: Process
@@ -402,7 +419,17 @@ def _first_failure(node: Node) -> str | None:
         return "corrupt"
     if node.resolution.status != "found":
         return node.resolution.status
-    for child in node.children:
+    # An explicit stack in place of recursion; a module's own missing names count after everything
+    # below it, as the loader snaps a module's imports once its dependencies are loaded.
+    stack: list[tuple[Node | None, Iterator[Node]]] = [(None, iter(node.children))]
+    while stack:
+        owner, pending = stack[-1]
+        child = next(pending, None)
+        if child is None:
+            stack.pop()
+            if owner is not None and owner.missing_symbols:
+                return "missing-symbol"
+            continue
         if child.imported is not None and child.imported.delayed:
             continue
         status = child.resolution.status
@@ -411,10 +438,8 @@ def _first_failure(node: Node) -> str | None:
         if child.defect is not None:
             return "corrupt"
         if not child.repeat:
-            below = _first_failure(child)
-            if below is not None:
-                return below
-        if child.missing_symbols:
+            stack.append((child, iter(child.children)))
+        elif child.missing_symbols:
             return "missing-symbol"
     return None
 
@@ -432,7 +457,9 @@ def _mark_fallback(
     node: Node, fallback_reasons: set[str], first_considered: dict[str, tuple[str, ...]]
 ) -> None:
     """Tag what the fallback's search bound ``PATH fallback, <where>``; a DLL still missing lists both searches."""
-    for child in node.children:
+    stack = list(node.children)
+    while stack:
+        child = stack.pop()
         if child.imported is not None and child.imported.delayed:
             continue  # bound at the first call, by the delay-load helper's own search
         res = child.resolution
@@ -443,7 +470,7 @@ def _mark_fallback(
             )
         elif res.reason in fallback_reasons:
             child.resolution = _retag(res, f"PATH fallback, {res.reason}")
-        _mark_fallback(child, fallback_reasons, first_considered)
+        stack.extend(child.children)
 
 
 def _retag(resolution: Resolution, reason: str) -> Resolution:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import BinaryIO
 
-from dlldoctor.errors import PEFormatError
 from dlldoctor.pe.compact import Reopen, read_compact
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
@@ -24,10 +23,15 @@ def read_pe(stream: BinaryIO, size: int, reopen: Reopen | None = None) -> PEImag
         from dlldoctor.pe import lief_backend
 
         return lief_backend.facts(image, layout, size)
-    except PEFormatError as lief_error:
+    except Exception as lief_error:  # any parser failure on hostile bytes is a defect
         from dlldoctor.pe import pefile_backend
 
         try:
             return pefile_backend.facts(image, layout, size)
-        except PEFormatError:
-            raise DefectError("unparseable", str(lief_error)) from lief_error
+        except Exception:  # pefile raises AttributeError, IndexError … on odd files
+            raise DefectError("unparseable", _first_line(lief_error)) from lief_error
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().split("\n", 1)[0] or type(error).__name__
+    return text[:200]

@@ -18,19 +18,27 @@ import threading
 import zipfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dlldoctor.cache.pe_facts import MAX_THREADS, Catalog
 from dlldoctor.cache.pe_store import FactCache
+from dlldoctor.errors import DllDoctorError
 from dlldoctor.install.progress import NoProgress, Sink
 from dlldoctor.install.sources import WheelSource
+from dlldoctor.loader.resolution import Node
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.scan.result import D, ScanOptions, ScanResult
 from dlldoctor.scan.target import scan_target
 
 Target = str | tuple[str, ...]  # a path, or several wheels scanned as one environment
+
+
+class ScanError(DllDoctorError):
+    """A target whose scan could not finish (its worker process died)."""
+
 
 # Fills the ``diagnoses`` of scanned results in place; it must pickle, since workers run it too.
 DiagnoseStep = Callable[[list[ScanResult[D]]], None]
@@ -140,17 +148,55 @@ def _scan_in_workers(
     order = sorted(range(len(targets)), key=lambda i: -_size(targets[i]))
     results: list[ScanResult[D] | None] = [None] * len(targets)
     try:
-        with ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_init_worker, initargs=(cache, channel)
-        ) as pool:
-            futures = {i: pool.submit(_scan_in_worker, targets[i], options, threads, diagnose) for i in order}
-            for i in range(len(targets)):  # in target order: the first failing target raises first
-                results[i] = loads_result(futures[i].result())
+        died = _run_pool(
+            context,
+            workers,
+            cache,
+            channel,
+            [(i, targets[i]) for i in order],
+            options,
+            threads,
+            diagnose,
+            results,
+        )
+        # A worker that died (killed, out of memory) takes every target then running in its pool with it.
+        # Each of those is scanned again in a pool of its own, so a second death names its target.
+        for i in sorted(died):
+            again = _run_pool(
+                context, 1, cache, channel, [(i, targets[i])], options, threads, diagnose, results
+            )
+            if again:
+                raise ScanError(f"{targets[i]}: the worker process scanning it died twice ({died[i]})")
     finally:
         if channel is not None and drain is not None:
             channel.put(None)
             drain.join()
     return [r for r in results if r is not None]
+
+
+def _run_pool(
+    context: Any,
+    workers: int,
+    cache: CacheChoice,
+    channel: Any,
+    work: list[tuple[int, Target]],
+    options: ScanOptions,
+    threads: int,
+    diagnose: DiagnoseStep[D] | None,
+    results: list[ScanResult[D] | None],
+) -> dict[int, str]:
+    """Scan ``work`` (index, target) in one pool into ``results``; the indexes whose worker died, and why."""
+    died: dict[int, str] = {}
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_init_worker, initargs=(cache, channel)
+    ) as pool:
+        futures = {i: pool.submit(_scan_in_worker, target, options, threads, diagnose) for i, target in work}
+        for i in sorted(futures):  # in target order: the first unreadable target raises first
+            try:
+                results[i] = loads_result(futures[i].result())
+            except BrokenProcessPool as e:
+                died[i] = str(e).split("\n", 1)[0] or "killed"
+    return died
 
 
 def _start_drain(channel: Any, sink: Sink) -> threading.Thread:
@@ -214,8 +260,43 @@ def _rebuild_defect(defect: str, message: str) -> DefectError:
     return error
 
 
+def _flatten(root: Node) -> list[tuple[Any, ...]]:
+    """A tree as a list in depth-first order, each node with its parent's index: pickle recurses on
+    nested objects, and a chain of thousands of DLLs must still travel."""
+    flat: list[tuple[Any, ...]] = []
+    stack: list[tuple[Node, int]] = [(root, -1)]
+    while stack:
+        node, parent = stack.pop()
+        flat.append(
+            (
+                parent,
+                node.resolution,
+                node.imported,
+                node.image,
+                node.defect,
+                node.repeat,
+                node.missing_symbols,
+            )
+        )
+        here = len(flat) - 1
+        stack.extend((child, here) for child in reversed(node.children))
+    return flat
+
+
+def _rebuild_tree(flat: list[tuple[Any, ...]]) -> Node:
+    nodes: list[Node] = []
+    for parent, resolution, imported, image, defect, repeat, missing in flat:
+        node = Node(resolution, imported, image, defect, [], repeat, missing)
+        nodes.append(node)
+        if parent >= 0:
+            nodes[parent].children.append(node)
+    return nodes[0]
+
+
 class _ResultPickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, Node):
+            return _rebuild_tree, (_flatten(obj),)
         if isinstance(obj, WheelSource):
             return _rebuild_wheel, (obj.path, obj.label, dict(obj.__dict__.get("_infos", {})))
         if isinstance(obj, DefectError):  # its constructor takes a code, not the message in its args

@@ -81,8 +81,11 @@ def scan_target(
         scanner = ProcessModel(layout, env, catalog, _registrations(source, layout, entries))
         trees = scanner.run(entries)
         env = replace(env, assumptions=(*env.assumptions, *sorted(scanner.loader.assumptions.values())))
-        # A single file given as the target is what the user asks about: its own load is certain.
-        uncertain = set() if isinstance(source, FileSource) else scanner.uncertain
+        # Only a Python install (a wheel, a folder with extension modules) loads its DLLs through its modules:
+        # a single file, or a folder of DLLs alone, is what the user asks about, so its loads are certain.
+        python_install = layout.is_wheel or any(e.name.lower().endswith(".pyd") for e in entries)
+        certain = isinstance(source, FileSource) or not python_install
+        uncertain = set() if certain else scanner.uncertain
         findings = _collect(trees, env.machine, reports, uncertain)
         providers = load_providers(options.rules_root)
         findings = sorted(attribute(findings, install, names, env.python, providers), key=_order)

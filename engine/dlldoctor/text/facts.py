@@ -36,6 +36,9 @@ from dlldoctor.text.shapes import (
 # missing"): they never make a group the headline over a real loader error.
 WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing"})
 MAX_DLLS = 200
+# Characters of a paste that are read. An error is near the start or the end of a log; past this,
+# the rest is left out and the facts say so (``cut``), so the time spent stays bounded.
+MAX_TEXT = 8 << 20
 
 # Names of the codes rules care about, for when messages.yaml does not name them.
 CODE_NAMES = {
@@ -93,6 +96,7 @@ class ErrorFacts:
     events: tuple[ErrorEvent, ...] = ()
     text: str = field(default="", repr=False, compare=False)  # the normalized text
     data: bytes = field(default=b"", repr=False, compare=False)  # the same, UTF-8
+    cut: tuple[int, int] | None = None  # (characters examined, characters given) when the paste was cut
 
     @property
     def found_anything(self) -> bool:
@@ -123,7 +127,7 @@ class ErrorFacts:
             "families": dict(self.families),
             "versions": [{"dll": d, "component": c, "version": v} for d, c, v in self.versions],
             "codes": list(self.codes),
-        }
+        } | ({"cut": {"examined": self.cut[0], "given": self.cut[1]}} if self.cut else {})
 
 
 @dataclass
@@ -338,31 +342,34 @@ def _packages(t: ScannedText) -> tuple[tuple[str, str], ...]:
 
 
 def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorFacts:
-    """Read the facts of an error text (any size; linear time)."""
-    t = ScannedText(normalize_text(raw))
+    """Read the facts of an error text (linear time; the first :data:`MAX_TEXT` characters)."""
+    cut = (MAX_TEXT, len(raw)) if len(raw) > MAX_TEXT else None
+    t = ScannedText(normalize_text(raw[:MAX_TEXT]))
     events = list(_message_events(t, messages)) + list(_shape_events(t)) + list(_prose_events(t))
     groups = _groups(events)
     root = _root_most(groups)
     ordered = ([root] if root else []) + [g for g in groups if g is not root]
 
     # DLLs: the root group's (the missing one first), the other groups', then any other mention.
-    dlls: list[str] = []
+    # A dict keeps the order and de-duplicates in constant time: one line may name a million DLLs.
+    found: dict[str, None] = {}
     for g in ordered:
         for e in sorted(g.events, key=lambda e: not e.leaf):
-            if e.dll and e.dll not in dlls:
-                dlls.append(e.dll)
+            if e.dll:
+                found.setdefault(e.dll)
         for line in range(g.first_line, g.last_line + 2):
             start = t.starts[line - 1] if line - 1 < len(t.starts) else len(t.data)
             end = t.starts[line] if line < len(t.starts) else len(t.data)
             for m in DLL_MENTION.compiled.finditer(t.data[start:end]):
-                name = base_name(_group(m, "dll") or "")
-                if name not in dlls:
-                    dlls.append(name)
-    named = len(dlls)
+                if len(found) >= MAX_DLLS:
+                    break
+                found.setdefault(base_name(_group(m, "dll") or ""))
+    named = len(found)
     for m in t.finditer(DLL_MENTION, limit=MAX_DLLS * 5):
         name = base_name(_group(m, "dll") or "")
-        if name and name not in dlls and len(dlls) < MAX_DLLS:
-            dlls.append(name)
+        if name and len(found) < MAX_DLLS:
+            found.setdefault(name)
+    dlls = list(found)
 
     headline = root.events if root else []
     code = _first(e.code for e in headline)
@@ -417,4 +424,5 @@ def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorF
         events=tuple(e for g in ordered for e in g.events),
         text=t.text,
         data=t.data,
+        cut=cut,
     )
