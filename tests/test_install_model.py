@@ -114,3 +114,16 @@ def test_a_member_whose_crc_does_not_match_is_corrupt(pe_bin: Path, tmp_path: Pa
         ("corrupt-file", "error", "chain_c.dll")
     ]
     assert "CRC-32" in result.findings[0].message
+
+
+def test_registration_reading_is_bounded_on_hostile_code(tmp_path: Path) -> None:
+    """Names that double at every step would take 2**40 evaluations without the step budget."""
+    package = tmp_path / "evil"
+    package.mkdir()
+    lines = ["import os", "n0 = 'x'"] + [f"n{i + 1} = n{i} + n{i}\nn{i + 1} = n{i} + '/'" for i in range(40)]
+    lines.append("os.add_dll_directory(n40)")
+    (package / "__init__.py").write_text("\n".join(lines))
+    (package / "m.pyd").write_bytes(b"MZ" + b"\0" * 62)
+    source = open_target(str(tmp_path))
+    found = read_registrations(source, [e.relpath for e in source.entries()], [""])
+    assert {(r.scope, r.path) for r in found} == {("evil", "evil")}  # unresolved: the package's folder

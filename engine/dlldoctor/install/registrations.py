@@ -25,6 +25,7 @@ MAX_SOURCE = 1 << 21  # bytes of one module read (a larger one is skipped); delv
 MAX_MODULES = 4000
 MAX_DEPTH = 8
 MAX_CANDIDATES = 16
+MAX_STEPS = 20_000  # expressions evaluated per module: hostile code cannot make the evaluation explode
 PREFIX = "<prefix>"
 SITE = "<site>"  # sysconfig's platlib/purelib: the site-packages root
 
@@ -56,6 +57,7 @@ class _Evaluator:
 
     def __init__(self, tree: ast.Module, module_path: str) -> None:
         self.module_path = module_path
+        self.steps = 0
         self.names: dict[str, list[ast.expr]] = {}
         loops: list[tuple[str, ast.expr]] = []
         for node in ast.walk(tree):
@@ -77,7 +79,8 @@ class _Evaluator:
                     self.names.setdefault(name, []).extend(sequence.elts)
 
     def values(self, node: ast.expr, depth: int = 0) -> list[str]:
-        if depth > MAX_DEPTH:
+        self.steps += 1
+        if depth > MAX_DEPTH or self.steps > MAX_STEPS:
             return []
         found = self._values(node, depth + 1)
         return list(dict.fromkeys(found))[:MAX_CANDIDATES]
