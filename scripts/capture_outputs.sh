@@ -35,9 +35,9 @@ for i, c in enumerate(cases[:12]):
     p = pathlib.Path(sys.argv[2]) / "texts" / f"t{i:02d}.txt"
     p.parent.mkdir(exist_ok=True)
     p.write_text(c["text"], encoding="utf-8")
-    print(p)
+    print(p.name)
 PY
-for f in $(cat "$OUT/texts.list"); do b=$(basename $f .txt)
+for name in $(cat "$OUT/texts.list"); do f="$OUT/texts/$name"; b=$(basename "$name" .txt)
   run ex-$b-json dlldoctor explain --file $f --format json
   run ex-$b-text dlldoctor explain --file $f
   run ex-$b-md dlldoctor explain --file $f --format markdown
