@@ -59,6 +59,9 @@ PREVALENCES: tuple[Prevalence, ...] = get_args(Prevalence)
 
 MatcherKind = Literal["code", "family", "dll", "symbol", "module", "text", "python", "package", "env"]
 MATCHER_KINDS: tuple[MatcherKind, ...] = get_args(MatcherKind)
+# What a diagnosis rests on: the matchers of its rule, and the priors of the differential diagnosis.
+EvidenceKind = Literal[MatcherKind, "prior"]
+EVIDENCE_KINDS: tuple[str, ...] = (*MATCHER_KINDS, "prior")
 
 ProbeKind = Literal[
     "dll-resolves",
