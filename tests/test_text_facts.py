@@ -441,3 +441,37 @@ def test_a_localized_message_inside_a_long_log_is_found(rule_set: RuleSet) -> No
     assert (f.error_code, f.language, f.module) == (126, "zh-CN", "_C")
     f = facts(filler + "由于找不到 VCRUNTIME140_1.dll，无法继续执行代码。\n", rule_set)
     assert (f.error_code, f.dll) == (126, "vcruntime140_1.dll")
+
+
+# The Windows message for error 126 in each display language, as the console's code page writes it.
+_ENCODED = (
+    ("gbk", "ImportError: DLL load failed while importing _C: 找不到指定的模块。", "zh-CN"),
+    ("cp950", "ImportError: DLL load failed while importing _C: 找不到指定的模組。", "zh-TW"),
+    (
+        "cp932",
+        "ImportError: DLL load failed while importing _C: 指定されたモジュールが見つかりません。",
+        "ja",
+    ),
+    ("cp949", "ImportError: DLL load failed while importing _C: 지정된 모듈을 찾을 수 없습니다.", "ko"),
+    ("cp1251", "ImportError: DLL load failed while importing _C: Не найден указанный модуль.", "ru"),
+    ("cp1252", "ImportError: DLL load failed while importing _C: Le module spécifié est introuvable.", "fr"),
+)
+
+
+@pytest.mark.parametrize(("codec", "text", "lang"), _ENCODED)
+def test_legacy_code_pages_are_told_apart(codec: str, text: str, lang: str, rule_set: RuleSet) -> None:
+    from dlldoctor.text.encoding import decode_bytes
+
+    data = text.encode(codec)
+    assert decode_bytes(data) == text
+    f = facts(decode_bytes(data), rule_set)
+    assert (f.error_code, f.language) == (126, lang)
+
+
+def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> None:
+    from dlldoctor.diagnose.explain import answer_language
+    from dlldoctor.text.encoding import decode_bytes
+
+    for codec, text, _ in _ENCODED[2:4]:
+        assert answer_language(facts(decode_bytes(text.encode(codec)), rule_set)) == "en"
+    assert answer_language(facts(decode_bytes(_ENCODED[0][1].encode("gbk")), rule_set)) == "zh"
