@@ -475,3 +475,53 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
     for codec, text, _ in _ENCODED[2:4]:
         assert answer_language(facts(decode_bytes(text.encode(codec)), rule_set)) == "en"
     assert answer_language(facts(decode_bytes(_ENCODED[0][1].encode("gbk")), rule_set)) == "zh"
+
+
+@pytest.mark.parametrize(
+    ("text", "dll", "code"),
+    [
+        # a title with a typo and curly quotes (pytorch issue pasted into a blog)
+        (
+            "Erro loading \u201cxxx\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\u201d or one of its dependencies.",
+            "fbgemm.dll",
+            None,
+        ),
+        ("Error loading: caffe2_nvrtc.dll", "caffe2_nvrtc.dll", None),
+        ("[Bug]: error loading fbgemm.dll\nOn a clean windows install", "fbgemm.dll", None),
+        # OCR of a PyInstaller pop-up: "{ython" for "Python"
+        (
+            "Error loading {ython DLL 'C:\\Users\\me\\AppData\\Local\\Temp\\_MEI9362\\python39.dll'",
+            "python39.dll",
+            None,
+        ),
+        (
+            "it complained about VCRUNTIME140_1.dll not being available on my computer.",
+            "vcruntime140_1.dll",
+            126,
+        ),
+        # onnxruntime's words between the names mangled by a code page
+        (
+            'Error loading "D:\\x\\onnxruntime_providers_cuda.dll" which depN0Rc\u6b54\u5249!jWW0")"cudnn64_9.dll" which is missing.',
+            "cudnn64_9.dll",
+            126,
+        ),
+        (
+            "RuntimeError: CuPy failed to load nvrtc64_120_0.dll: FileNotFoundError: Could not find module 'nvrtc64_120_0.dll'",
+            "nvrtc64_120_0.dll",
+            126,
+        ),
+        (
+            "win32ctypes.pywin32.pywintypes.error: (1920, 'LoadLibraryEx', 'The file cannot be accessed by the system')",
+            None,
+            1920,
+        ),
+        (
+            "ImportError: LoadLibraryExW 'C:\\app\\main.dist\\PyQt5\\QtCore.pyd' failed: The specified module could not be found.",
+            "qtcore.pyd",
+            126,
+        ),
+    ],
+)
+def test_damaged_and_vendor_shapes(text: str, dll: str | None, code: int | None, rule_set: RuleSet) -> None:
+    f = facts(text, rule_set)
+    assert (f.dll, f.error_code) == (dll, code)

@@ -58,7 +58,10 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "error-loading",
         fact_pattern(
-            r"Error loading [\"'`]?(?P<path>" + QPATH + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"
+            # "Erro loading" and "Error loading:" are how pastes and titles damage it
+            r"(?m)Err?or? loading:? [\"'`]?(?P<path>"
+            + QPATH
+            + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"
         ),
         {},
     ),
@@ -67,7 +70,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"(?:Error loading|Failed to load) Python DLL:? '?(?P<path>" + QPATH + r")'?\.?(?:\s|$)"
+            r"(?:Error loading|Failed to load) .ython DLL:? '?(?P<path>" + QPATH + r")'?\.?(?:\s|$)"
         ),
         {"leaf": True},
     ),
@@ -224,6 +227,10 @@ PROSE_MISSING: tuple[FactPattern, ...] = (
     ),
     fact_pattern(
         r"\bmissing(?: the| a)?(?: file| files| dll| DLL| library)?:?\s+[\"'`]?(?P<dll>" + DLL_NAME + r")\b"
+    ),
+    fact_pattern(
+        r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s+(?:is |was |being )?(?:not (?:being )?available|unavailable|"
+        r"could not be found|cannot be found|can't be found)"
     ),
     fact_pattern(r"(?:缺少|缺失|丢失|遺失)了?\s*(?:文件|檔案)?\s*[\"'`]?(?P<dll>" + DLL_NAME + r")\b"),
     fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s*(?:文件|檔案)?\s*(?:丢失|缺失|遺失|找不到|不存在)"),
