@@ -23,6 +23,7 @@ from dlldoctor.text.facts import ErrorFacts, extract_facts
 TEMPERATURE = 2.0
 BASELINE_SCORE = 6.0
 AMBIGUOUS_BELOW = 0.6
+CANDIDATE_MARGIN = 0.5  # how far below the weakest rule-named cause a cause named by the priors alone stays
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def rank(
     if diff and rule_set is not None:
         named = {r.category for r, *_ in scored}
         # A cause only the priors name ranks below every cause a rule named: it fills the list, never leads it.
-        ceiling = min((rs for _, rs, _, _ in scored), default=math.inf) - 0.01
+        ceiling = min((rs for _, rs, _, _ in scored), default=math.inf) - CANDIDATE_MARGIN
         for category, _p in diff.prior:
             if len(named) >= DISTINCT:
                 break
