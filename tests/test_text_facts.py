@@ -73,6 +73,7 @@ def test_torch_preload_error_with_a_windows_path_in_russian(rule_set: RuleSet) -
         "dll": "fbgemm.dll",
         "dll_path": "C:\\Users\\Иван\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\torch\\lib"
         "\\fbgemm.dll",
+        "location": "site-packages",
         "language": "ru",
         "python_version": "3.11",
         "env_type": "system",
@@ -525,3 +526,25 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
 def test_damaged_and_vendor_shapes(text: str, dll: str | None, code: int | None, rule_set: RuleSet) -> None:
     f = facts(text, rule_set)
     assert (f.dll, f.error_code) == (dll, code)
+
+
+@pytest.mark.parametrize(
+    ("path", "where"),
+    [
+        ("C:\\Windows\\System32\\pythoncom39.dll", "system32"),
+        (
+            "C:\\Users\\a\\AppData\\Roaming\\Python\\Python311\\site-packages\\torch\\lib\\shm.dll",
+            "user-site",
+        ),
+        ("C:\\Users\\a\\AppData\\Local\\Temp\\_MEI40322\\torch\\lib\\c10.dll", "pyinstaller"),
+        ("C:\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\torch\\lib\\c10.dll", "embedded"),
+        ("C:\\Users\\a\\miniconda3\\envs\\t\\Library\\bin\\mkl_core.2.dll", "conda-library-bin"),
+        ("C:\\Users\\a\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll", "site-packages"),
+        ("D:\\portable\\deps\\torch\\lib\\torch_cpu.dll", "target"),
+        ("c10.dll", None),
+    ],
+)
+def test_where_the_named_dll_sits(path: str, where: str | None) -> None:
+    from dlldoctor.text.locations import locate
+
+    assert locate(path) == where
