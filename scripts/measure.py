@@ -51,6 +51,7 @@ def main(argv: list[str]) -> int:
     folders = [Path(a) for a in argv if not a.startswith("--")]
     rule_set = load_rule_set()
     calib: dict[tuple[float, float], list[int]] = {b: [0, 0] for b in BUCKETS}
+    calib_resolved: dict[tuple[float, float], list[int]] = {b: [0, 0] for b in BUCKETS}
     for folder in folders:
         if BLIND in folder.parts:
             raise SystemExit(f"{folder}: the blind batch is measured by the lead only")
@@ -68,6 +69,9 @@ def main(argv: list[str]) -> int:
                 b = next(b for b in BUCKETS if b[0] <= conf < b[1])
                 calib[b][0] += 1
                 calib[b][1] += rank == 1
+                if folder.as_posix().rstrip("/") in PRIOR_CORPORA:
+                    calib_resolved[b][0] += 1
+                    calib_resolved[b][1] += rank == 1
             if show and rank != 1:
                 lines.append(f"  {case.id:<34} rank {rank} got {', '.join(ranked[:3]) or '-'}")
         n = len(cases)
@@ -76,10 +80,11 @@ def main(argv: list[str]) -> int:
             f"top-3 {100 * top3 / n:.1f} %, no diagnosis {silent}"
         )
         print("\n".join(lines)) if lines else None
-    print("calibration (confidence of the first cause -> how often it is right):")
-    for (lo, hi), (n, right) in calib.items():
-        if n:
-            print(f"  {lo:.0%}-{min(hi, 1):.0%}: {n} cases, right {100 * right / n:.0f} %")
+    for title, table in (("all sets", calib), ("resolution-labelled sets only", calib_resolved)):
+        print(f"calibration on {title} (confidence of the first cause -> how often it is right):")
+        for (lo, hi), (n, right) in table.items():
+            if n:
+                print(f"  {lo:.0%}-{min(hi, 1):.0%}: {n} cases, right {100 * right / n:.0f} %")
     return 0
 
 

@@ -97,7 +97,7 @@ def _accuracy(args: argparse.Namespace) -> int:
         for r in report.false_alarms:
             write(f"  false alarm {r.case.id}: {', '.join(r.error_rules)}")
     if args.out is not None:
-        content = render_markdown(report)
+        content = render_markdown(report, _measurements(args.corpus))
         if args.check:
             try:
                 current = args.out.read_text(encoding="utf-8")
@@ -114,6 +114,16 @@ def _accuracy(args: argparse.Namespace) -> int:
             args.out.write_text(content, encoding="utf-8", newline="\n")
             write(f"wrote {args.out}")
     return 0
+
+
+def _measurements(corpus: Path) -> object:
+    """corpus/measurements.yaml next to the corpus folder, when there is one."""
+    path = Path(corpus).parent / "measurements.yaml"
+    if not path.is_file():
+        return None
+    import yaml
+
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
 def _add_priors(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
