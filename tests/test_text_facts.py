@@ -548,3 +548,29 @@ def test_where_the_named_dll_sits(path: str, where: str | None) -> None:
     from dlldoctor.text.locations import locate
 
     assert locate(path) == where
+
+
+@pytest.mark.parametrize(
+    ("text", "module"),
+    [
+        (
+            "ImportError: DLL load failed while importing \\_multiarray\\_umath: The specified module could not be found.",
+            "_multiarray_umath",
+        ),
+        (
+            "> **ImportError**: DLL load failed while importing *cv2*: The specified module could not be found.",
+            "cv2",
+        ),
+        (
+            "{'status': 'error', 'message': 'DLL load failed while importing _C: The specified module could not be found.'}",
+            "_C",
+        ),
+        (
+            "2024-05-01 10:22:31,115 ERROR worker: import failed (DLL load failed while importing onnxruntime_pybind11_state: 找不到指定的模块。)",
+            "onnxruntime_pybind11_state",
+        ),
+    ],
+)
+def test_markdown_dict_and_log_line_pastes(text: str, module: str, rule_set: RuleSet) -> None:
+    f = facts(text, rule_set)
+    assert (f.error_code, f.module) == (126, module)

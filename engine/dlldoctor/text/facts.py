@@ -220,9 +220,16 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
                 dll=dll,
                 dll_path=path if path and ("\\" in path or "/" in path) else None,
                 symbol=_group(m, "symbol"),
-                module=_group(m, "module"),
+                module=_module_name(_group(m, "module")),
                 leaf=bool(extra.get("leaf")) and dll is not None,
             )
+
+
+def _module_name(name: str | None) -> str | None:
+    """A module name without markdown's escapes and emphasis (``\\_C`` → ``_C``, ``cv2*`` → ``cv2``)."""
+    if name is None:
+        return None
+    return name.replace("\\", "").rstrip("*`.") or None
 
 
 def _prose_events(t: ScannedText) -> Iterator[ErrorEvent]:

@@ -188,7 +188,12 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ),
     ("code-mention", fact_pattern(r"\(Error (?P<code>\d{1,5}): "), {}),
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
-    ("python", fact_pattern(r"DLL load failed (?:while )?importing (?P<module>[A-Za-z_][\w.]*)"), {}),
+    # markdown pastes escape or emphasise the name: "importing \\_multiarray\\_umath", "importing *cv2*"
+    (
+        "python",
+        fact_pattern(r"DLL load failed (?:while )?importing [*`_\\]*?(?P<module>\\?[A-Za-z_][\w.\\]*)"),
+        {},
+    ),
     ("python", fact_pattern(r"DLL load failed(?: while importing)?:"), {}),
     # The line cut after "DLL load failed" (the message lost, or on a line the user did not copy).
     ("python", fact_pattern(r"(?m)DLL load failed[ \t.!]*$"), {}),
