@@ -73,6 +73,7 @@ def test_torch_preload_error_with_a_windows_path_in_russian(rule_set: RuleSet) -
         "dll": "fbgemm.dll",
         "dll_path": "C:\\Users\\Иван\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\torch\\lib"
         "\\fbgemm.dll",
+        "location": "site-packages",
         "language": "ru",
         "python_version": "3.11",
         "env_type": "system",
@@ -444,3 +445,135 @@ def test_a_localized_message_inside_a_long_log_is_found(rule_set: RuleSet) -> No
     assert (f.error_code, f.language, f.module) == (126, "zh-CN", "_C")
     f = facts(filler + "由于找不到 VCRUNTIME140_1.dll，无法继续执行代码。\n", rule_set)
     assert (f.error_code, f.dll) == (126, "vcruntime140_1.dll")
+
+
+# The Windows message for error 126 in each display language, as the console's code page writes it.
+_ENCODED = (
+    ("gbk", "ImportError: DLL load failed while importing _C: 找不到指定的模块。", "zh-CN"),
+    ("cp950", "ImportError: DLL load failed while importing _C: 找不到指定的模組。", "zh-TW"),
+    (
+        "cp932",
+        "ImportError: DLL load failed while importing _C: 指定されたモジュールが見つかりません。",
+        "ja",
+    ),
+    ("cp949", "ImportError: DLL load failed while importing _C: 지정된 모듈을 찾을 수 없습니다.", "ko"),
+    ("cp1251", "ImportError: DLL load failed while importing _C: Не найден указанный модуль.", "ru"),
+    ("cp1252", "ImportError: DLL load failed while importing _C: Le module spécifié est introuvable.", "fr"),
+)
+
+
+@pytest.mark.parametrize(("codec", "text", "lang"), _ENCODED)
+def test_legacy_code_pages_are_told_apart(codec: str, text: str, lang: str, rule_set: RuleSet) -> None:
+    from dlldoctor.text.encoding import decode_bytes
+
+    data = text.encode(codec)
+    assert decode_bytes(data) == text
+    f = facts(decode_bytes(data), rule_set)
+    assert (f.error_code, f.language) == (126, lang)
+
+
+def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> None:
+    from dlldoctor.diagnose.explain import answer_language
+    from dlldoctor.text.encoding import decode_bytes
+
+    for codec, text, _ in _ENCODED[2:4]:
+        assert answer_language(facts(decode_bytes(text.encode(codec)), rule_set)) == "en"
+    assert answer_language(facts(decode_bytes(_ENCODED[0][1].encode("gbk")), rule_set)) == "zh"
+
+
+@pytest.mark.parametrize(
+    ("text", "dll", "code"),
+    [
+        # a title with a typo and curly quotes (pytorch issue pasted into a blog)
+        (
+            "Erro loading \u201cxxx\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\u201d or one of its dependencies.",
+            "fbgemm.dll",
+            None,
+        ),
+        ("Error loading: caffe2_nvrtc.dll", "caffe2_nvrtc.dll", None),
+        ("[Bug]: error loading fbgemm.dll\nOn a clean windows install", "fbgemm.dll", None),
+        # OCR of a PyInstaller pop-up: "{ython" for "Python"
+        (
+            "Error loading {ython DLL 'C:\\Users\\me\\AppData\\Local\\Temp\\_MEI9362\\python39.dll'",
+            "python39.dll",
+            None,
+        ),
+        (
+            "it complained about VCRUNTIME140_1.dll not being available on my computer.",
+            "vcruntime140_1.dll",
+            126,
+        ),
+        # onnxruntime's words between the names mangled by a code page
+        (
+            'Error loading "D:\\x\\onnxruntime_providers_cuda.dll" which depN0Rc\u6b54\u5249!jWW0")"cudnn64_9.dll" which is missing.',
+            "cudnn64_9.dll",
+            126,
+        ),
+        (
+            "RuntimeError: CuPy failed to load nvrtc64_120_0.dll: FileNotFoundError: Could not find module 'nvrtc64_120_0.dll'",
+            "nvrtc64_120_0.dll",
+            126,
+        ),
+        (
+            "win32ctypes.pywin32.pywintypes.error: (1920, 'LoadLibraryEx', 'The file cannot be accessed by the system')",
+            None,
+            1920,
+        ),
+        (
+            "ImportError: LoadLibraryExW 'C:\\app\\main.dist\\PyQt5\\QtCore.pyd' failed: The specified module could not be found.",
+            "qtcore.pyd",
+            126,
+        ),
+    ],
+)
+def test_damaged_and_vendor_shapes(text: str, dll: str | None, code: int | None, rule_set: RuleSet) -> None:
+    f = facts(text, rule_set)
+    assert (f.dll, f.error_code) == (dll, code)
+
+
+@pytest.mark.parametrize(
+    ("path", "where"),
+    [
+        ("C:\\Windows\\System32\\pythoncom39.dll", "system32"),
+        (
+            "C:\\Users\\a\\AppData\\Roaming\\Python\\Python311\\site-packages\\torch\\lib\\shm.dll",
+            "user-site",
+        ),
+        ("C:\\Users\\a\\AppData\\Local\\Temp\\_MEI40322\\torch\\lib\\c10.dll", "pyinstaller"),
+        ("C:\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\torch\\lib\\c10.dll", "embedded"),
+        ("C:\\Users\\a\\miniconda3\\envs\\t\\Library\\bin\\mkl_core.2.dll", "conda-library-bin"),
+        ("C:\\Users\\a\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll", "site-packages"),
+        ("D:\\portable\\deps\\torch\\lib\\torch_cpu.dll", "target"),
+        ("c10.dll", None),
+    ],
+)
+def test_where_the_named_dll_sits(path: str, where: str | None) -> None:
+    from dlldoctor.text.locations import locate
+
+    assert locate(path) == where
+
+
+@pytest.mark.parametrize(
+    ("text", "module"),
+    [
+        (
+            "ImportError: DLL load failed while importing \\_multiarray\\_umath: The specified module could not be found.",
+            "_multiarray_umath",
+        ),
+        (
+            "> **ImportError**: DLL load failed while importing *cv2*: The specified module could not be found.",
+            "cv2",
+        ),
+        (
+            "{'status': 'error', 'message': 'DLL load failed while importing _C: The specified module could not be found.'}",
+            "_C",
+        ),
+        (
+            "2024-05-01 10:22:31,115 ERROR worker: import failed (DLL load failed while importing onnxruntime_pybind11_state: 找不到指定的模块。)",
+            "onnxruntime_pybind11_state",
+        ),
+    ],
+)
+def test_markdown_dict_and_log_line_pastes(text: str, module: str, rule_set: RuleSet) -> None:
+    f = facts(text, rule_set)
+    assert (f.error_code, f.module) == (126, module)

@@ -56,7 +56,7 @@ def test_matcher_kinds_agree_everywhere() -> None:
     )  # fmt: skip
     assert sorted(in_schema) == sorted(v.MATCHER_KINDS)
     assert sorted(DEFAULT_WEIGHTS) == sorted(v.MATCHER_KINDS)
-    assert sorted(explained) == sorted(v.MATCHER_KINDS)
+    assert sorted(explained) == sorted(v.EVIDENCE_KINDS)
 
 
 def test_the_evaluator_knows_every_matcher_kind() -> None:

@@ -58,8 +58,26 @@ RULE_STATUSES: tuple[RuleStatus, ...] = get_args(RuleStatus)
 Prevalence = Literal["common", "occasional", "rare"]
 PREVALENCES: tuple[Prevalence, ...] = get_args(Prevalence)
 
-MatcherKind = Literal["code", "family", "dll", "symbol", "module", "text", "python", "package", "env"]
+MatcherKind = Literal[
+    "code", "family", "dll", "symbol", "module", "text", "python", "package", "env", "location"
+]
 MATCHER_KINDS: tuple[MatcherKind, ...] = get_args(MatcherKind)
+# Where a DLL named in an error sits (dlldoctor.text.locations), for the `location` matcher.
+Location = Literal[
+    "system32",
+    "store",
+    "pyinstaller",
+    "embedded",
+    "user-site",
+    "conda-library-bin",
+    "site-packages",
+    "target",
+    "program-files",
+]
+LOCATIONS: tuple[Location, ...] = get_args(Location)
+# What a diagnosis rests on: the matchers of its rule, and the priors of the differential diagnosis.
+EvidenceKind = Literal[MatcherKind, "prior"]
+EVIDENCE_KINDS: tuple[str, ...] = (*MATCHER_KINDS, "prior")
 
 ProbeKind = Literal[
     "dll-resolves",

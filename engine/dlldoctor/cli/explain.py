@@ -48,19 +48,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def decode(data: bytes) -> str:
-    """Text of a file or pipe in the encodings Windows users paste: UTF-8/16 (BOM), else GBK, else cp1252."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", "replace")
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", "replace")
-    if len(data) >= 4 and data[1:4:2] == b"\0\0" and data[0] and data[2]:
-        return data.decode("utf-16-le", "replace")
-    for codec in ("utf-8", "gbk", "cp1252"):
-        try:
-            return data.decode(codec)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("utf-8", "replace")
+    """Text of a file or pipe: UTF-8/16, else the legacy code page that reads most like text (GBK, Big5,
+    Shift-JIS, cp949, cp1251, cp1252; see :mod:`dlldoctor.text.encoding`)."""
+    from dlldoctor.text.encoding import decode_bytes
+
+    return decode_bytes(data)
 
 
 _TEXT_CONTROLS = frozenset("\t\n\r\x1b\x0c")

@@ -67,6 +67,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     p.set_defaults(_rules=_catalog)
 
     _add_accuracy(sub)
+    _add_priors(sub)
 
 
 def _add_accuracy(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -96,7 +97,7 @@ def _accuracy(args: argparse.Namespace) -> int:
         for r in report.false_alarms:
             write(f"  false alarm {r.case.id}: {', '.join(r.error_rules)}")
     if args.out is not None:
-        content = render_markdown(report)
+        content = render_markdown(report, _measurements(args.corpus))
         if args.check:
             try:
                 current = args.out.read_text(encoding="utf-8")
@@ -112,6 +113,52 @@ def _accuracy(args: argparse.Namespace) -> int:
             args.out.parent.mkdir(parents=True, exist_ok=True)
             args.out.write_text(content, encoding="utf-8", newline="\n")
             write(f"wrote {args.out}")
+    return 0
+
+
+def _measurements(corpus: Path) -> object:
+    """corpus/measurements.yaml next to the corpus folder, when there is one."""
+    path = Path(corpus).parent / "measurements.yaml"
+    if not path.is_file():
+        return None
+    import yaml
+
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def _add_priors(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "priors", help="count how often each cause explains each kind of loader error in the labelled reports"
+    )
+    add_rules_option(p)
+    p.add_argument("--repo", type=Path, default=Path(), help="the checkout holding corpus/ (default: .)")
+    p.add_argument("--out", type=Path, help="write the priors here (rules/data/priors.yaml)")
+    p.add_argument("--check", action="store_true", help="with --out: only check that the file is up to date")
+    p.set_defaults(_rules=_priors)
+
+
+def _priors(args: argparse.Namespace) -> int:
+    from dlldoctor.diagnose.priors_build import priors_data, render_priors
+
+    data = priors_data(args.repo, _load(args))
+    content = render_priors(data)
+    if args.out is None:
+        write(content)
+        return 0
+    if args.check:
+        try:
+            current = args.out.read_text(encoding="utf-8")
+        except OSError:
+            current = ""
+        if current != content:
+            write(
+                f"{args.out}: out of date; regenerate with: dlldoctor rules priors --out {args.out}",
+                sys.stderr,
+            )
+            return 1
+        return 0
+    args.out.write_text(content, encoding="utf-8", newline="\n")
+    write(f"wrote {args.out} ({data['cases']} loader errors from {', '.join(data['sources'])})")
     return 0
 
 

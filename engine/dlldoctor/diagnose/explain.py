@@ -5,6 +5,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from dlldoctor.diagnose.differential import (
+    CANDIDATE_SCORE,
+    DISTINCT,
+    Differential,
+    candidate_rule,
+    differential_for,
+)
 from dlldoctor.diagnose.match import Evidence, RuleMatch, compiled
 from dlldoctor.kb.model import Rule
 from dlldoctor.kb.ruleset import RuleSet
@@ -16,6 +23,7 @@ from dlldoctor.text.facts import ErrorFacts, extract_facts
 TEMPERATURE = 2.0
 BASELINE_SCORE = 6.0
 AMBIGUOUS_BELOW = 0.6
+CANDIDATE_MARGIN = 0.5  # how far below the weakest rule-named cause a cause named by the priors alone stays
 
 
 @dataclass(frozen=True)
@@ -46,28 +54,56 @@ def answer_language(facts: ErrorFacts, requested: str | None = None) -> str:
     return "zh" if facts.language in ("zh-CN", "zh-TW") else "en"
 
 
-def rank(matches: list[RuleMatch]) -> tuple[Diagnosis, ...]:
+def rank(
+    matches: list[RuleMatch], diff: Differential | None = None, rule_set: RuleSet | None = None
+) -> tuple[Diagnosis, ...]:
     """Diagnoses best first, with confidences.
 
     Confidence is shared between *causes* (categories), not rules: two rules that say the same cause in
     different words do not halve each other's confidence. The best rule of a category carries the
     category's share; a weaker rule of the same category carries it scaled by how much weaker it is.
+    With a differential (a loader error and priors), each cause's score gains the log of how often it
+    explains this evidence, and causes no rule named fill the list up to three distinct ones.
     """
-    if not matches:
-        return ()
-    top = max(m.rank_score for m in matches)
-    best: dict[str, float] = {}
+    scored: list[tuple[Rule, float, float, tuple[Evidence, ...]]] = []  # rule, rank score, score, evidence
     for m in matches:
-        best[m.rule.category] = max(best.get(m.rule.category, -math.inf), m.rank_score)
+        bonus = diff.bonus(m.rule.category) if diff else 0.0
+        evidence = m.evidence + ((_prior_evidence(diff, m.rule.category, bonus),) if diff else ())
+        scored.append((m.rule, m.rank_score + bonus, m.score + bonus, evidence))
+    if diff and rule_set is not None:
+        named = {r.category for r, *_ in scored}
+        # A cause only the priors name ranks below every cause a rule named: it fills the list, never leads it.
+        ceiling = min((rs for _, rs, _, _ in scored), default=math.inf) - CANDIDATE_MARGIN
+        for category, _p in diff.prior:
+            if len(named) >= DISTINCT:
+                break
+            rule = candidate_rule(category, rule_set) if category not in named else None
+            if rule is None:
+                continue
+            named.add(category)
+            bonus = diff.bonus(category)
+            score = min(CANDIDATE_SCORE + bonus, ceiling)
+            scored.append((rule, score, score, (_prior_evidence(diff, category, bonus),)))
+    if not scored:
+        return ()
+    top = max(rs for _, rs, _, _ in scored)
+    best: dict[str, float] = {}
+    for rule, rs, _, _ in scored:
+        best[rule.category] = max(best.get(rule.category, -math.inf), rs)
     weights = {cat: math.exp((score - top) / TEMPERATURE) for cat, score in best.items()}
     total = math.exp((BASELINE_SCORE - top) / TEMPERATURE) + sum(weights.values())
     out = []
-    for m in matches:
-        share = weights[m.rule.category] / total
-        within = math.exp((m.rank_score - best[m.rule.category]) / TEMPERATURE)
-        out.append(Diagnosis(m.rule, round(share * within, 3), round(m.score, 2), m.evidence))
+    for rule, rs, score, evidence in scored:
+        share = weights[rule.category] / total
+        within = math.exp((rs - best[rule.category]) / TEMPERATURE)
+        out.append(Diagnosis(rule, round(share * within, 3), round(score, 2), evidence))
     out.sort(key=lambda d: (-d.confidence, -d.score, d.rule.id))
     return tuple(out)
+
+
+def _prior_evidence(diff: Differential, category: str, bonus: float) -> Evidence:
+    k, n, key = diff.support(category)
+    return Evidence("prior", key, round(bonus, 2), f"{k}/{n}")
 
 
 def leading_per_category(diagnoses: tuple[Diagnosis, ...]) -> list[Diagnosis]:
@@ -82,7 +118,7 @@ def leading_per_category(diagnoses: tuple[Diagnosis, ...]) -> list[Diagnosis]:
 
 
 def diagnose(facts: ErrorFacts, rule_set: RuleSet) -> tuple[Diagnosis, ...]:
-    return rank(compiled(rule_set).run(facts))
+    return rank(compiled(rule_set).run(facts), differential_for(facts, rule_set), rule_set)
 
 
 def explain_text(text: str, rule_set: RuleSet, *, lang: str | None = None) -> Explanation:

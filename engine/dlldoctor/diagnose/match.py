@@ -106,6 +106,10 @@ class Evaluator:
             if f.env_type in m.names:
                 return Evidence(kind, f.env_type or "", m.weight)
             return None
+        if kind == "location":
+            if f.location in m.names:
+                return Evidence(kind, f.location or "", m.weight, f.dll_path or "")
+            return None
         raise AssertionError(f"unknown matcher kind {kind}")
 
 

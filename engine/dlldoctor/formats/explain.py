@@ -24,6 +24,7 @@ _LABELS = {
         "module": "importing",
         "python": "Python",
         "env": "environment",
+        "location": "DLL folder",
         "packages": "packages",
         "cuda": "versions in DLL names",
         "language": "text language",
@@ -47,6 +48,7 @@ _LABELS = {
         "module": "正在导入",
         "python": "Python",
         "env": "环境",
+        "location": "DLL 位置",
         "packages": "软件包",
         "cuda": "DLL 名中的版本",
         "language": "文本语言",
@@ -92,6 +94,8 @@ def _fact_rows(ex: Explanation) -> list[tuple[str, str]]:
         rows.append((label["python"], f.python_version))
     if f.env_type:
         rows.append((label["env"], f.env_type))
+    if f.location:
+        rows.append((label["location"], f.location))
     if f.packages:
         shown = [f"{n} {v}".strip() for n, v in f.packages if v] or [n for n, _ in f.packages]
         rows.append((label["packages"], ", ".join(shown[:8]) + (" …" if len(shown) > 8 else "")))

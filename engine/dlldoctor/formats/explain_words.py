@@ -42,6 +42,16 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
         return f"软件包 {value}" if zh else f"package {value}"
     if kind == "env":
         return f"{value} 环境" if zh else f"a {value} environment"
+    if kind == "location":
+        where = evidence.detail or value
+        return f"该 DLL 位于 {value} 位置（{where}）" if zh else f"the DLL sits in a {value} folder ({where})"
+    if kind == "prior":
+        k, _, n = evidence.detail.partition("/")
+        return (
+            f"在 {n} 份已解决的同类报告（{value}）中，此原因占 {k} 份"
+            if zh
+            else f"this cause explained {k} of {n} resolved reports with the same evidence ({value})"
+        )
     return value
 
 

@@ -17,17 +17,20 @@ from dlldoctor.errors import RuleError
 from dlldoctor.kb.families import Families, check_families, families_from_data
 from dlldoctor.kb.messages import Messages, check_messages, messages_from_data
 from dlldoctor.kb.model import Rule, rule_from_data
+from dlldoctor.kb.priors import Priors, check_priors, priors_from_data
 
 if TYPE_CHECKING:  # the YAML side is needed to lint and build, not to use a cached rule set
     from dlldoctor.kb.yamlsrc import Problem, Source
 
 RULE_SCHEMA_VERSION = 1
+NO_PRIORS = Priors(())
 _MODEL_SOURCES = (
     "ruleset.py",
-    "rules.py",
-    "rulecheck.py",
+    "model.py",
+    "lint.py",
     "families.py",
     "messages.py",
+    "priors.py",
     "schemas/rule.schema.json",
 )
 
@@ -40,6 +43,9 @@ class RuleSet:
     families: Families
     messages: Messages
     rules: tuple[Rule, ...]  # sorted by id
+    priors: Priors = NO_PRIORS
+    # category -> the rule whose fixes a candidate cause borrows when no rule of it fired (data/causes.yaml)
+    representatives: tuple[tuple[str, str], ...] = ()
 
     def get(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
@@ -130,6 +136,8 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
             problems.append(Problem(where(taxonomy.path), 1, "expected a `categories:` mapping"))
         else:
             categories = {str(k): str(v) for k, v in cats.items()}
+    if not categories:
+        return None, problems  # every other check needs the categories: report the cause alone
 
     families = Families(())
     fam_src = read(root / "data" / "families.yaml")
@@ -149,7 +157,27 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
             if not msg_problems:
                 messages = messages_from_data(msg_src.data)
 
-    checked = {root / "taxonomy.yaml", root / "data" / "families.yaml", msg_path}
+    counted = tuple(c for c in categories if c != "other")
+    priors = Priors(counted)
+    pri_path = root / "data" / "priors.yaml"
+    if pri_path.is_file():
+        pri_src = read(pri_path)
+        if pri_src is not None:
+            pri_problems = check_priors(pri_src.data, frozenset(categories))
+            problems += [Problem(where(pri_src.path), pri_src.line(p), m) for p, m in pri_problems]
+            if not pri_problems:
+                priors = priors_from_data(pri_src.data, counted)
+    representatives: dict[str, str] = {}
+    cause_path = root / "data" / "causes.yaml"
+    if cause_path.is_file():
+        cause_src = read(cause_path)
+        if cause_src is not None:
+            data = cause_src.data.get("representatives") if isinstance(cause_src.data, dict) else None
+            if not isinstance(data, dict):
+                problems.append(Problem(where(cause_src.path), 1, "expected a `representatives:` mapping"))
+            else:
+                representatives = {str(k): str(v) for k, v in data.items()}
+    checked = {root / "taxonomy.yaml", root / "data" / "families.yaml", msg_path, pri_path, cause_path}
     for path in _data_files(root):  # the rest of the reference data (windows.yaml): readable YAML
         if path not in checked:
             read(path)
@@ -196,6 +224,17 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
                     Problem(where(src.path), line, f"duplicate rule id {rule_id!r} (in {others})")
                 )
     known = {r.id for r in rules} | set(sources)
+    by_id = {r.id: r for r in rules}
+    for category, rule_id in sorted(representatives.items()):
+        rule = by_id.get(rule_id)
+        if category not in categories or rule is None or rule.category != category:
+            problems.append(
+                Problem(
+                    where(cause_path),
+                    0,
+                    f"representatives: {category!r} needs a rule of that category, not {rule_id!r}",
+                )
+            )
     for rule in rules:
         if rule.replaced_by and rule.replaced_by not in known:
             src = sources[rule.id][0][0]
@@ -215,6 +254,8 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
         families=families,
         messages=messages,
         rules=tuple(sorted(rules, key=lambda r: r.id)),
+        priors=priors,
+        representatives=tuple(sorted(representatives.items())),
     )
     return rule_set, []
 

@@ -16,6 +16,7 @@ from dlldoctor.kb.families import Families, base_name
 from dlldoctor.kb.messages import Messages
 from dlldoctor.kb.model import format_code
 from dlldoctor.kb.patterns import compile_pattern
+from dlldoctor.text.locations import locate
 from dlldoctor.text.normalize import normalize_text
 from dlldoctor.text.shapes import (
     DLL_MENTION,
@@ -87,6 +88,7 @@ class ErrorFacts:
     language: str = "en"
     python_version: str | None = None
     env_type: str | None = None
+    location: str | None = None  # where the named DLL sits (dlldoctor.text.locations), from its path
     packages: tuple[tuple[str, str], ...] = ()  # (normalized name, version or "")
     dlls: tuple[str, ...] = ()  # DLLs named in error statements first, then others in the text
     named: int = 0  # how many of `dlls` come from error statements (the rest are mentioned elsewhere)
@@ -122,6 +124,7 @@ class ErrorFacts:
             "language": self.language,
             "python_version": self.python_version,
             "env_type": self.env_type,
+            "location": self.location,
             "packages": dict(self.packages),
             "dlls": list(self.dlls),
             "families": dict(self.families),
@@ -221,9 +224,16 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
                 dll=dll,
                 dll_path=path if path and ("\\" in path or "/" in path) else None,
                 symbol=_group(m, "symbol"),
-                module=_group(m, "module"),
+                module=_module_name(_group(m, "module")),
                 leaf=bool(extra.get("leaf")) and dll is not None,
             )
+
+
+def _module_name(name: str | None) -> str | None:
+    """A module name without markdown's escapes and emphasis (``\\_C`` → ``_C``, ``cv2*`` → ``cv2``)."""
+    if name is None:
+        return None
+    return name.replace("\\", "").rstrip("*`.") or None
 
 
 def _prose_events(t: ScannedText) -> Iterator[ErrorEvent]:
@@ -415,6 +425,7 @@ def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorF
         language=language,
         python_version=_python_version(t),
         env_type=_env_type(t),
+        location=locate(dll_path),
         packages=_packages(t),
         dlls=tuple(dlls),
         named=named,

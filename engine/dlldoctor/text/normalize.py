@@ -14,6 +14,7 @@ _U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 _LITERAL_NEWLINE = re.compile(r"\\r\\n|\\n")
 _X_RUN = re.compile(r"(?:\\x[0-9a-fA-F]{2}){4}")
 _GUTTER = "│┃║╎┆┊╭╮╰╯╷╵"
+_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"})
 
 
 def _unescape_u(m: re.Match[str]) -> str:
@@ -37,6 +38,8 @@ def normalize_text(raw: str) -> str:
     while "\\\\" in text:
         text = text.replace("\\\\", "\\")
     if not text.isascii():
+        # curly quotes of word processors and issue titles around paths
+        text = text.translate(_QUOTES)
         for ch in _GUTTER:
             if ch in text:
                 text = text.replace(ch, " ")

@@ -58,7 +58,10 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "error-loading",
         fact_pattern(
-            r"Error loading [\"'`]?(?P<path>" + QPATH + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"
+            # "Erro loading" and "Error loading:" are how pastes and titles damage it
+            r"(?m)Err?or? loading:? [\"'`]?(?P<path>"
+            + QPATH
+            + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"
         ),
         {},
     ),
@@ -67,7 +70,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"(?:Error loading|Failed to load) Python DLL:? '?(?P<path>" + QPATH + r")'?\.?(?:\s|$)"
+            r"(?:Error loading|Failed to load) .ython DLL:? '?(?P<path>" + QPATH + r")'?\.?(?:\s|$)"
         ),
         {"leaf": True},
     ),
@@ -139,9 +142,58 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"LoadLibrary(?:Ex)?[AW]? (?:of |on )?\"?(?P<path>" + PATH + r"\.dll)\"? failed"),
         {},
     ),
+    # CuPy: "CuPy failed to load nvrtc64_120_0.dll: FileNotFoundError: Could not find module ..."
+    (
+        "load-library",
+        fact_pattern(r"CuPy failed to load (?P<dll>" + DLL_NAME + r")"),
+        {"leaf": True},
+    ),
+    # onnxruntime's provider bridge, also when the words between the names were mangled by a code page:
+    # `... onnxruntime_providers_cuda.dll" which dep<mojibake>"cudnn64_9.dll" which is missing`.
+    (
+        "depends-missing",
+        fact_pattern(r"[\"'](?P<dll>" + DLL_NAME + r")[\"'] which is missing"),
+        {"leaf": True, "code": 126},
+    ),
+    (
+        "depends-missing",
+        fact_pattern(
+            r"Error loading [\"']?(?P<path>" + QPATH + r"\.dll)[\"']?: (?P<dll>" + DLL_NAME + r") is missing"
+        ),
+        {"leaf": True, "code": 126},
+    ),
+    # Nuitka's standalone loader: "ImportError: LoadLibraryExW 'C:\\app\\mod.pyd' failed: <message>".
+    (
+        "load-library",
+        fact_pattern(r"LoadLibraryExW? '(?P<path>[^'\r\n]+\.(?:pyd|dll))' failed"),
+        {},
+    ),
+    # pywin32 / win32ctypes errors, as PyInstaller prints them: "(1920, 'LoadLibraryEx', '...')".
+    (
+        "winerror",
+        fact_pattern(
+            r"\((?P<code>\d{1,5}), '(?:LoadLibrary|GetModuleHandle|EnumResource|BeginUpdateResource)\w*',"
+        ),
+        {},
+    ),
+    # ODPI-C (cx_Oracle, python-oracledb thick mode, node-oracledb): the Oracle Client of the other bitness.
+    (
+        "load-library",
+        fact_pattern(
+            r"DPI-1047: [^\r\n]*?(?:32|64)-bit Oracle Client library[^\r\n]*?\"(?P<path>"
+            + PATH
+            + r"\.dll) is not the correct architecture"
+        ),
+        {"leaf": True, "code": 193},
+    ),
     ("code-mention", fact_pattern(r"\(Error (?P<code>\d{1,5}): "), {}),
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
-    ("python", fact_pattern(r"DLL load failed (?:while )?importing (?P<module>[A-Za-z_][\w.]*)"), {}),
+    # markdown pastes escape or emphasise the name: "importing \\_multiarray\\_umath", "importing *cv2*"
+    (
+        "python",
+        fact_pattern(r"DLL load failed (?:while )?importing [*`_\\]*?(?P<module>\\?[A-Za-z_][\w.\\]*)"),
+        {},
+    ),
     ("python", fact_pattern(r"DLL load failed(?: while importing)?:"), {}),
     # The line cut after "DLL load failed" (the message lost, or on a line the user did not copy).
     ("python", fact_pattern(r"(?m)DLL load failed[ \t.!]*$"), {}),
@@ -180,6 +232,10 @@ PROSE_MISSING: tuple[FactPattern, ...] = (
     ),
     fact_pattern(
         r"\bmissing(?: the| a)?(?: file| files| dll| DLL| library)?:?\s+[\"'`]?(?P<dll>" + DLL_NAME + r")\b"
+    ),
+    fact_pattern(
+        r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s+(?:is |was |being )?(?:not (?:being )?available|unavailable|"
+        r"could not be found|cannot be found|can't be found)"
     ),
     fact_pattern(r"(?:缺少|缺失|丢失|遺失)了?\s*(?:文件|檔案)?\s*[\"'`]?(?P<dll>" + DLL_NAME + r")\b"),
     fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s*(?:文件|檔案)?\s*(?:丢失|缺失|遺失|找不到|不存在)"),

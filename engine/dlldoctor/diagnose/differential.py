@@ -1,0 +1,125 @@
+"""The differential diagnosis: which causes a loader error can have, and how likely each is before the rules.
+
+A recognised loader error is summarised by an evidence key — the error code, the kind of DLL it names and the
+loading API (:func:`evidence_keys`). The priors (rules/data/priors.yaml, counted from labelled real reports by
+``dlldoctor rules priors``) say how often each cause explained that evidence. The ranking adds the log of that
+ratio to each rule's score, and names up to three distinct causes even when fewer rules fired: a bare
+"DLL load failed" gets candidates, ordered by how often each explains it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from dlldoctor.kb.model import Examples, Rule, Text
+from dlldoctor.kb.priors import ANY, Priors
+from dlldoctor.kb.ruleset import RuleSet
+from dlldoctor.text.facts import ErrorFacts
+
+# Codes that only a failed load produces (NTSTATUS values as the loader pop-ups print them).
+LOADER_CODES = frozenset(
+    {126, 127, 182, 193, 1114, 1455, 4551, 0xC000007B, 0xC0000135, 0xC0000139, 0xC0000142}
+)
+# Statement shapes that are themselves a failed load, whatever the code.
+LOADER_SHAPES = frozenset(
+    {
+        "python",
+        "python-conflict",
+        "ctypes",
+        "error-loading",
+        "depends-missing",
+        "load-library",
+        "entry-point",
+        "dll-not-found",
+        "dll-missing-old",
+        "entry-point-not-found",
+        "ordinal-not-found",
+        "bad-image",
+        "app-start-failed",
+    }
+)
+_CODE_CLASS = {0xC000007B: 193, 0xC0000135: 126, 0xC0000139: 127, 0xC0000142: 1114}
+_VIA = (
+    ("ctypes", "ctypes"),
+    ("error-loading", "preload"),
+    ("depends-missing", "preload"),
+    ("python", "import"),
+    ("python-conflict", "import"),
+    ("load-library", "loadlibrary"),
+)
+# How much the evidence of how often a cause explains such errors weighs against a rule's score, and the
+# score of a cause that no rule named but the priors do. Chosen on a grid (0.5-3 x 2-6) for top-1 on
+# corpus/errors (not counted in the priors) and leave-one-out on the counted corpora (scripts/measure.py);
+# top-3 does not depend on them.
+PRIOR_WEIGHT = 0.5
+CANDIDATE_SCORE = 2.0
+DISTINCT = 3
+
+
+def is_loader_error(facts: ErrorFacts) -> bool:
+    if facts.error_code in LOADER_CODES:
+        return True
+    return any(e.kind in LOADER_SHAPES for e in facts.events)
+
+
+def evidence_keys(facts: ErrorFacts) -> tuple[str, ...]:
+    """The evidence of a loader error, most general first: ``*``, the code, + the DLL, + the loading API."""
+    code = facts.error_code
+    code_key = str(_CODE_CLASS.get(code, code)) if code is not None else "none"
+    if code is not None and int(code_key) not in LOADER_CODES:
+        code_key = "other"
+    dll = facts.dll
+    if dll is None:
+        dll_key = "none"
+    elif dll.endswith(".pyd"):
+        dll_key = "pyd"
+    else:
+        dll_key = next((fam for name, fam in facts.families if name == dll), "other")
+    kinds = {e.kind for e in facts.events}
+    via = next((v for kind, v in _VIA if kind in kinds), "message")
+    c = f"code={code_key}"
+    return (ANY, c, f"{c} dll={dll_key}", f"{c} dll={dll_key} via={via}")
+
+
+@dataclass(frozen=True)
+class Differential:
+    keys: tuple[str, ...]
+    prior: tuple[tuple[str, float], ...]  # (category, P(category | evidence)), most likely first
+    priors: Priors
+
+    def p(self, category: str) -> float:
+        return dict(self.prior).get(category, 0.0)
+
+    def bonus(self, category: str) -> float:
+        """What the priors add to a cause's score: the log of its probability over the uniform one."""
+        n = len(self.prior) or 1
+        return PRIOR_WEIGHT * math.log(max(self.p(category), 1e-6) * n)
+
+    def support(self, category: str) -> tuple[int, int, str]:
+        return self.priors.support(self.keys, category)
+
+
+def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | None:
+    """The priors for this text's evidence, or None when it is not a loader error or there are no priors."""
+    if rule_set.priors.empty or not is_loader_error(facts):
+        return None
+    keys = evidence_keys(facts)
+    dist = rule_set.priors.distribution(keys)
+    ordered = tuple(sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])))
+    return Differential(keys, ordered, rule_set.priors)
+
+
+def candidate_rule(category: str, rule_set: RuleSet) -> Rule | None:
+    """A cause named by the priors alone: its representative rule's explanation, marked as a candidate."""
+    rule_id = dict(rule_set.representatives).get(category)
+    rule = rule_set.get(rule_id) if rule_id else None
+    if rule is None:
+        return None
+    return replace(
+        rule,
+        id=f"possible-{category}",
+        severity="warning",
+        title=Text(en="Possible cause: " + rule.title.en, zh="可能的原因：" + rule.title.zh),
+        examples=Examples((), (), ()),
+    )

@@ -1,0 +1,94 @@
+"""How often each cause explains a kind of evidence in labelled real reports (rules/data/priors.yaml).
+
+The counts are generated from the corpus by ``dlldoctor rules priors`` and never edited by hand. An
+evidence key names what a text shows at a few levels of detail, most general first (``*``, ``code=126``,
+``code=126 dll=none``, ``code=126 dll=none via=import``); :meth:`Priors.distribution` backs off from the most
+specific level that has reports to the general ones, so a rare combination borrows from its parents.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+ANY = "*"
+
+
+@dataclass(frozen=True)
+class Priors:
+    categories: tuple[str, ...]  # the causes that can be counted (every taxonomy key but `other`)
+    counts: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # key -> ((category, n), ...)
+    smoothing: float = 2.0  # how many reports a parent level's distribution is worth
+    sources: tuple[str, ...] = ()
+    cases: int = 0
+
+    @property
+    def empty(self) -> bool:
+        return not self.counts
+
+    def count(self, key: str) -> dict[str, int]:
+        return dict(next((c for k, c in self.counts if k == key), ()))
+
+    def distribution(self, keys: tuple[str, ...]) -> dict[str, float]:
+        """P(cause | evidence), from the general key ``*`` down to the most specific of ``keys``."""
+        cats = self.categories
+        if not cats:
+            return {}
+        base = self.count(ANY)
+        total = sum(base.values())
+        dist = {c: (base.get(c, 0) + 1.0) / (total + len(cats)) for c in cats}
+        for key in keys:
+            if key == ANY:
+                continue
+            counts = self.count(key)
+            n = sum(counts.values())
+            if not n:
+                continue
+            m = self.smoothing
+            dist = {c: (counts.get(c, 0) + m * dist[c]) / (n + m) for c in cats}
+        return dist
+
+    def support(self, keys: tuple[str, ...], category: str) -> tuple[int, int, str]:
+        """(reports with this category, reports in all, key) at the most specific key that has reports."""
+        for key in reversed(keys):
+            counts = self.count(key)
+            n = sum(counts.values())
+            if n:
+                return counts.get(category, 0), n, key
+        return 0, 0, ANY
+
+
+def log_prior(p: float) -> float:
+    return math.log(max(p, 1e-6))
+
+
+def priors_from_data(data: Any, categories: tuple[str, ...]) -> Priors:
+    counts = data.get("counts") or {}
+    return Priors(
+        categories=categories,
+        counts=tuple(
+            (str(key), tuple(sorted((str(c), int(n)) for c, n in (value or {}).items())))
+            for key, value in sorted(counts.items())
+        ),
+        smoothing=float(data.get("smoothing", 2.0)),
+        sources=tuple(str(s) for s in data.get("sources") or ()),
+        cases=int(data.get("cases", 0)),
+    )
+
+
+def check_priors(data: Any, categories: frozenset[str]) -> list[tuple[list[str | int], str]]:
+    """Problems of a priors file: (path in the data, message)."""
+    if not isinstance(data, dict) or not isinstance(data.get("counts"), dict):
+        return [([], "expected a mapping with `counts:` (run `dlldoctor rules priors`)")]
+    problems: list[tuple[list[str | int], str]] = []
+    for key, value in data["counts"].items():
+        if not isinstance(value, dict):
+            problems.append((["counts", str(key)], "expected a mapping of category to count"))
+            continue
+        for cat, n in value.items():
+            if cat not in categories:
+                problems.append((["counts", str(key), str(cat)], f"unknown category {cat!r}"))
+            if not isinstance(n, int) or n < 0:
+                problems.append((["counts", str(key), str(cat)], "a count is a non-negative integer"))
+    return problems

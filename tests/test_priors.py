@@ -1,0 +1,79 @@
+"""The priors of the differential diagnosis are counted from the labelled reports, never edited by hand,
+and the differential names distinct causes for a generic loader error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dlldoctor.diagnose.differential import evidence_keys, is_loader_error
+from dlldoctor.diagnose.explain import explain_text
+from dlldoctor.diagnose.priors_build import priors_data, render_priors
+from dlldoctor.kb.priors import Priors
+from dlldoctor.kb.ruleset import RuleSet, load_rule_set
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def rule_set(tmp_path_factory: pytest.TempPathFactory) -> RuleSet:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("DLLDOCTOR_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    try:
+        return load_rule_set()
+    finally:
+        mp.undo()
+
+
+def test_priors_file_is_what_the_corpus_counts(rule_set: RuleSet) -> None:
+    data = priors_data(ROOT, rule_set)
+    assert "corpus/heldout3" not in data["sources"]
+    current = (ROOT / "rules" / "data" / "priors.yaml").read_text(encoding="utf-8")
+    assert current == render_priors(data), "regenerate: dlldoctor rules priors --out rules/data/priors.yaml"
+
+
+def test_backoff_from_a_specific_key_to_its_parents() -> None:
+    priors = Priors(
+        categories=("a", "b"),
+        counts=(("*", (("a", 3), ("b", 1))), ("code=126", (("b", 2),))),
+        smoothing=2.0,
+    )
+    top = priors.distribution(("*",))
+    assert top == {"a": 4 / 6, "b": 2 / 6}
+    dist = priors.distribution(("*", "code=126", "code=126 dll=none"))
+    assert dist == {"a": (0 + 2 * 4 / 6) / 4, "b": (2 + 2 * 2 / 6) / 4}
+    assert priors.support(("*", "code=126", "code=126 dll=none"), "b") == (2, 2, "code=126")
+
+
+def test_evidence_keys_of_a_bare_import_error(rule_set: RuleSet) -> None:
+    ex = explain_text("ImportError: DLL load failed while importing _C: 找不到指定的模块。", rule_set)
+    assert is_loader_error(ex.facts)
+    assert evidence_keys(ex.facts) == ("*", "code=126", "code=126 dll=none", "code=126 dll=none via=import")
+
+
+def test_a_generic_loader_error_gets_three_distinct_causes(rule_set: RuleSet) -> None:
+    ex = explain_text(
+        "ImportError: DLL load failed while importing _C: The specified module could not be found.", rule_set
+    )
+    categories = list(dict.fromkeys(d.rule.category for d in ex.diagnoses))
+    assert len(categories) >= 3
+    assert categories[0] == "vcredist-missing"
+    assert all(any(e.kind == "prior" for e in d.evidence) for d in ex.diagnoses)
+
+
+def test_a_ctypes_error_with_an_unknown_dll_gets_candidates(rule_set: RuleSet) -> None:
+    text = (
+        "FileNotFoundError: Could not find module 'C:\\app\\libzbar-64.dll' (or one of its dependencies). "
+        "Try using the full path with constructor syntax."
+    )
+    ex = explain_text(text, rule_set)
+    assert len({d.rule.category for d in ex.diagnoses}) == 3
+    assert all(d.rule.id.startswith("possible-") for d in ex.diagnoses if d.rule.severity == "warning")
+
+
+def test_no_candidates_for_texts_that_are_not_loader_errors(rule_set: RuleSet) -> None:
+    ex = explain_text(
+        "PermissionError: [WinError 5] Access is denied: 'C:\\\\x\\\\model.safetensors'", rule_set
+    )
+    assert not ex.diagnoses
