@@ -27,7 +27,7 @@ def test_a_regular_file_under_its_cap_is_read_whole(tmp_path: Path) -> None:
 @posix_only
 def test_fifos_and_devices_are_refused_without_blocking(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "fifo")
-    with pytest.raises(UnsafeFile, match="a FIFO"):
+    with pytest.raises(UnsafeFile, match="a FIFO \\(named pipe\\), not a regular file"):
         read_regular(tmp_path / "fifo", 1 << 20)
     with pytest.raises(UnsafeFile, match="a device"):
         read_regular("/dev/zero", 1 << 20)

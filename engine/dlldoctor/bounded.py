@@ -20,6 +20,10 @@ _CHUNK = 1 << 20
 class UnsafeFile(OSError):
     """A file that is not read: not a regular file, larger than its cap, or outside where it must be."""
 
+    def __init__(self, path: Path | str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.reason = reason  # without the path, for messages that name the file already
+
 
 def _describe(mode: int) -> str:
     if stat.S_ISFIFO(mode):
@@ -48,21 +52,21 @@ def read_regular(path: Path | str, cap: int, *, root: Path | None = None) -> byt
     ``root``: the file, symlinks followed, must also stay inside this folder.
     """
     if root is not None and not inside(Path(path), root):
-        raise UnsafeFile(f"{path}: a symlink that leaves {root}")
+        raise UnsafeFile(path, f"a symlink that leaves {root}")
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise UnsafeFile(f"{path}: {_describe(info.st_mode)}, not read")
+            raise UnsafeFile(path, f"{_describe(info.st_mode)}, not a regular file")
         if info.st_size > cap:
-            raise UnsafeFile(f"{path}: {info.st_size} bytes, more than the {cap} read from such a file")
+            raise UnsafeFile(path, f"{info.st_size} bytes, more than the {cap} read from such a file")
         parts: list[bytes] = []
         size = 0
         while size <= cap and (chunk := os.read(fd, min(_CHUNK, cap + 1 - size))):
             parts.append(chunk)
             size += len(chunk)
         if size > cap:  # the file grew while it was read
-            raise UnsafeFile(f"{path}: more than the {cap} bytes read from such a file")
+            raise UnsafeFile(path, f"more than the {cap} bytes read from such a file")
         return b"".join(parts)
     finally:
         os.close(fd)
@@ -81,7 +85,7 @@ def read_text_input(path: Path | str, cap: int, *, idle: float = 10.0) -> tuple[
             data = _read_upto(fd, cap + 1)
             return data[:cap], len(data) > cap
         if not stat.S_ISFIFO(info.st_mode):
-            raise UnsafeFile(f"{path}: {_describe(info.st_mode)}, not a file to read text from")
+            raise UnsafeFile(path, f"{_describe(info.st_mode)}, not a file to read text from")
         return _read_pipe(fd, path, cap, idle)
     finally:
         os.close(fd)
@@ -110,7 +114,7 @@ def _read_pipe(fd: int, path: Path | str, cap: int, idle: float) -> tuple[bytes,
         if left <= 0:
             if size:
                 break
-            raise UnsafeFile(f"{path}: a pipe that nothing was written to in {idle:.0f} s")
+            raise UnsafeFile(path, f"a pipe that nothing was written to in {idle:.0f} s")
         if not poller.poll(int(left * 1000) + 1):
             continue
         try:

@@ -73,7 +73,7 @@ def load_data(name: str, root: Path | None = None) -> Any:
     """Load ``rules/data/<name>.yaml`` from the built-in or the given rule set; one-line errors."""
     import yaml
 
-    from dlldoctor.bounded import read_regular
+    from dlldoctor.bounded import UnsafeFile, read_regular
 
     base = root or rules_root()
     path = base / "data" / f"{name}.yaml"
@@ -81,6 +81,8 @@ def load_data(name: str, root: Path | None = None) -> Any:
         return parse_yaml(read_regular(path, MAX_DATA_FILE, root=base).decode("utf-8"))[1]
     except UnicodeDecodeError as e:
         raise RuleError(f"{path}: cannot read reference data: not UTF-8 text (byte {e.start})") from e
+    except UnsafeFile as e:
+        raise RuleError(f"{path}: reference data not read: {e.reason}") from e
     except OSError as e:
         raise RuleError(f"{path}: cannot read reference data: {e.strerror or e}") from e
     except SharedNode as e:

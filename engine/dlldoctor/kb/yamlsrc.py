@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dlldoctor.bounded import read_regular
+from dlldoctor.bounded import UnsafeFile, read_regular
 from dlldoctor.resources import MAX_DATA_FILE, SharedNode, parse_yaml
 
 if TYPE_CHECKING:  # PyYAML is imported when a file is read: a cached rule set needs none of it
@@ -83,6 +83,8 @@ def read_source(path: Path, root: Path | None = None) -> Source:
     except UnicodeDecodeError as e:
         line = e.object[: e.start].count(b"\n") + 1
         raise SourceError(Problem(str(path), line, f"not UTF-8 text (byte {e.start})")) from e
+    except UnsafeFile as e:
+        raise SourceError(Problem(str(path), 0, f"not read: {e.reason}")) from e
     except OSError as e:
         raise SourceError(Problem(str(path), 0, f"cannot read: {e.strerror or e}")) from e
     try:

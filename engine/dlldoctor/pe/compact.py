@@ -84,13 +84,16 @@ class _Held:
         self.layout = layout
         self.head = head
         self.sections: dict[int, bytes] = {}  # header offset -> raw bytes
-        self._by_rva: list[tuple[int, int, Section]] = []  # (start rva, end rva, section), sorted
+        # (start rva, end rva, header offset, section), sorted; the header offset is unique, so two
+        # sections with the same span (a hostile file's) never compare Section objects
+        self._by_rva: list[tuple[int, int, int, Section]] = []
         self.size = len(head)
 
     def add(self, section: Section, data: bytes) -> None:
         self.sections[section.header_offset] = data
         span = max(section.virtual_size, section.raw_size)
-        bisect.insort(self._by_rva, (section.virtual_address, section.virtual_address + span, section))
+        start = section.virtual_address
+        bisect.insort(self._by_rva, (start, start + span, section.header_offset, section))
         self.size += len(data)
 
     def file_bytes(self, start: int, end: int) -> bytes | None:
@@ -113,7 +116,7 @@ class _Held:
         index = bisect.bisect_right(self._by_rva, (rva, 1 << 40)) - 1
         if index < 0:
             return None
-        start, end, section = self._by_rva[index]
+        start, end, _, section = self._by_rva[index]
         if not (start <= rva and rva + length <= end):
             return None
         data = self.sections[section.header_offset]
