@@ -27,8 +27,8 @@ def render_measurements(m: Any) -> list[str]:
         lines.append(f"| `{b['set']}` | {b['cases']} | {before} | {_fig(b.get('after'))} |")
     lines += [
         "",
-        "`no diagnosis` counts the loader errors that get no cause at all. The after-figure is measured once, by "
-        "the lead, after the work (`python -m pytest -s tests/test_heldout3.py`).",
+        "`no diagnosis` counts the loader errors that get no cause at all. The after-figure is measured once, "
+        "after the work (`python -m pytest -s tests/test_heldout3.py`).",
         "",
         "## On sets that were tuned on",
         "",
@@ -57,7 +57,24 @@ def render_measurements(m: Any) -> list[str]:
         ]
         for row in cal["buckets"]:
             lines.append(f"| {row['confidence']} | {row['cases']} | {row['right']} % |")
-    return [*lines, ""]
+    return [*lines, "", *render_sweep(m.get("scan"))]
+
+
+def render_sweep(scan: Any) -> list[str]:
+    """`dlldoctor scan` on real installs nobody here built: false alarms and PE facts, before and after."""
+    if not scan:
+        return []
+    lines = [
+        "## `dlldoctor scan` on real wheels and environments",
+        "",
+        f"{scan['what']} Command: `{scan['command']}`.",
+        "",
+        "| | before | after |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {row['figure']} | {row['before']} | {row['after']} |" for row in scan["rows"]]
+    lines += ["", scan["real"], ""]
+    return lines
 
 
 def render_markdown(report: Report, measurements: Any = None) -> str:
