@@ -60,6 +60,19 @@ def _squash(text: object) -> str:
     return " ".join(str(text).split())
 
 
+def overlaps(batch: Path, *others: Path) -> list[str]:
+    """Ids of ``batch`` cases whose source, text, or a long part of it, is in one of the ``others``."""
+    seen = [item for folder in others for item in _raw(folder)]
+    sources = {item.get("source") for item in seen} - {None}
+    texts = [_squash(item["text"]) for item in seen]
+    found = []
+    for item in _raw(batch):
+        text = _squash(item["text"])
+        if item["source"] in sources or [t for t in texts if t == text or (len(text) >= 40 and text in t)]:
+            found.append(str(item["id"]))
+    return found
+
+
 def test_heldout_cases_are_well_formed() -> None:
     taxonomy = yaml.safe_load((ROOT / "rules" / "taxonomy.yaml").read_text(encoding="utf-8"))["categories"]
     items = _raw(HELDOUT)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from test_heldout import CORPUS, HELDOUT, NON_PYTHON, _raw, _squash
+from test_heldout import CORPUS, HELDOUT, NON_PYTHON, _raw, overlaps
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORTS = ROOT / "corpus" / "reports"
@@ -27,10 +27,4 @@ def test_reports_are_well_formed() -> None:
 
 
 def test_reports_share_no_report_or_text_with_the_other_corpora() -> None:
-    others = _raw(CORPUS) + _raw(HELDOUT) + _raw(HELDOUT2)
-    sources = {item.get("source") for item in others} - {None}
-    texts = [_squash(item["text"]) for item in others]
-    for item in _raw(REPORTS):
-        assert item["source"] not in sources, item["id"]
-        text = _squash(item["text"])
-        assert not [t for t in texts if t == text or (len(text) >= 40 and text in t)], item["id"]
+    assert overlaps(REPORTS, CORPUS, HELDOUT, HELDOUT2) == []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from dlldoctor.kb.messages import POPUP_KINDS
 from dlldoctor.kb.model import Examples, Rule, Text
 from dlldoctor.kb.priors import ANY, Priors
 from dlldoctor.kb.ruleset import RuleSet
@@ -21,24 +22,10 @@ from dlldoctor.text.facts import ErrorFacts
 LOADER_CODES = frozenset(
     {126, 127, 182, 193, 1114, 1455, 4551, 0xC000007B, 0xC0000135, 0xC0000139, 0xC0000142}
 )
-# Statement shapes that are themselves a failed load, whatever the code.
+# Statement shapes that are themselves a failed load, whatever the code: the loader's pop-ups, and these.
 LOADER_SHAPES = frozenset(
-    {
-        "python",
-        "python-conflict",
-        "ctypes",
-        "error-loading",
-        "depends-missing",
-        "load-library",
-        "entry-point",
-        "dll-not-found",
-        "dll-missing-old",
-        "entry-point-not-found",
-        "ordinal-not-found",
-        "bad-image",
-        "app-start-failed",
-    }
-)
+    {"python", "python-conflict", "ctypes", "error-loading", "depends-missing", "load-library", "entry-point"}
+) | frozenset(POPUP_KINDS)
 _CODE_CLASS = {0xC000007B: 193, 0xC0000135: 126, 0xC0000139: 127, 0xC0000142: 1114}
 _VIA = (
     ("ctypes", "ctypes"),
