@@ -55,12 +55,12 @@ def _norm(path: str) -> str | None:
 class _Evaluator:
     """Static values of path expressions in one module: each a list of candidate strings."""
 
-    def __init__(self, tree: ast.Module, module_path: str) -> None:
+    def __init__(self, nodes: list[ast.AST], module_path: str) -> None:
         self.module_path = module_path
         self.steps = 0
         self.names: dict[str, list[ast.expr]] = {}
         loops: list[tuple[str, ast.expr]] = []
-        for node in ast.walk(tree):
+        for node in nodes:
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     if isinstance(target, ast.Name):
@@ -169,14 +169,14 @@ def _func_name(node: ast.Call) -> str | None:
     return None
 
 
-def _literals(tree: ast.Module) -> set[str]:
+def _literals(nodes: list[ast.AST]) -> set[str]:
     """String literals and imported module names: the folders a module may refer to."""
     found = {
         n.value.replace("\\", "/").strip("/")
-        for n in ast.walk(tree)
+        for n in nodes
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and 0 < len(n.value) < 200
     }
-    for n in ast.walk(tree):
+    for n in nodes:
         if isinstance(n, ast.Import):
             found.update(alias.name.replace(".", "/") for alias in n.names)
         elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
@@ -197,9 +197,10 @@ def _module_registrations(
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return
-    evaluator = _Evaluator(tree, module_path)
+    nodes = list(ast.walk(tree))  # one walk: the evaluator, the calls and the literals all use it
+    evaluator = _Evaluator(nodes, module_path)
     unresolved = False
-    for node in ast.walk(tree):
+    for node in nodes:
         if not isinstance(node, ast.Call) or not node.args:
             continue
         name = _func_name(node)
@@ -230,11 +231,11 @@ def _module_registrations(
             if existing is not None:
                 yield Registration(scope, kind, existing, module_path)
     if unresolved:
-        yield from _fallback(tree, module_path, scope, dll_folders, site)
+        yield from _fallback(nodes, module_path, scope, dll_folders, site)
 
 
 def _fallback(
-    tree: ast.Module, module_path: str, scope: str, folders: dict[str, str], site: str
+    nodes: list[ast.AST], module_path: str, scope: str, folders: dict[str, str], site: str
 ) -> Iterator[Registration]:
     """An ``add_dll_directory`` call whose argument is not static: the package's folder, and folders the
     module names in string literals or imports (inside it, beside it, or in site-packages)."""
@@ -242,7 +243,7 @@ def _fallback(
     root = posixpath.dirname(here)
     if here.lower() in folders:
         yield Registration(scope, "dll-directory", folders[here.lower()], module_path)
-    for literal in sorted(_literals(tree)):
+    for literal in sorted(_literals(nodes)):
         for base in dict.fromkeys((here, root, site)):
             candidate = _norm(posixpath.join(base, literal)) if "/" not in literal or base == here else None
             if candidate and candidate.lower() in folders and candidate.lower() != here.lower():
