@@ -167,3 +167,17 @@ def test_version_resource_is_read(pe_bin: Path) -> None:
     (report,) = result.files
     assert report.facts.file_version == "14.34.31931.0"
     assert report.facts.product_name == "Fixture Runtime"
+
+
+def test_a_dll_linked_from_outside_the_target_is_not_read(pe_bin: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.copy(pe_bin / "x64" / "chain_c.dll", outside / "chain_c.dll")
+    target = tmp_path / "target"
+    target.mkdir()
+    shutil.copy(pe_bin / "x64" / "chain_b.dll", target / "chain_b.dll")
+    (target / "chain_c.dll").symlink_to(outside / "chain_c.dll")
+    result = scan_target(str(target), ScanOptions(python="3.11"))
+    assert [f.entry.relpath for f in result.files] == ["chain_b.dll"]
+    assert "1 file(s) are links out of the target, not read: chain_c.dll" in result.environment.assumptions
+    assert {(f.kind, f.dll) for f in result.findings} == {("missing-dll", "chain_c.dll")}

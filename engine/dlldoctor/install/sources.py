@@ -152,6 +152,7 @@ class FolderSource(Source):
         self.recursive = recursive
         self.label = str(root)
         self._names: list[str] = []
+        self.outside_links: list[str] = []  # PE-looking links that point out of the target: never read
 
     def entries(self) -> Iterator[Entry]:
         for dirpath, dirnames, filenames in os.walk(self.root, onerror=None, followlinks=False):
@@ -171,8 +172,11 @@ class FolderSource(Source):
 
     def _entry(self, path: Path, relpath: str) -> Entry | None:
         try:
+            if path.is_symlink() and not path.resolve().is_relative_to(self.root.resolve()):
+                self.outside_links.append(relpath)
+                return None
             info = path.stat()
-        except OSError:
+        except (OSError, RuntimeError):  # RuntimeError: a link loop
             return None
         if not stat.S_ISREG(info.st_mode):
             return None

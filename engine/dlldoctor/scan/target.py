@@ -80,7 +80,15 @@ def scan_target(
         env = build_environment(options, layout, catalog, names | {Path(t).name for t in parts}, entries)
         scanner = ProcessModel(layout, env, catalog, _registrations(source, layout, entries))
         trees = scanner.run(entries)
-        env = replace(env, assumptions=(*env.assumptions, *sorted(scanner.loader.assumptions.values())))
+        links = list(getattr(source, "outside_links", []))
+        skipped = (
+            [f"{len(links)} file(s) are links out of the target, not read: {', '.join(sorted(links)[:5])}"]
+            if links
+            else []
+        )
+        env = replace(
+            env, assumptions=(*env.assumptions, *sorted(scanner.loader.assumptions.values()), *skipped)
+        )
         # Only a Python install (a wheel, a folder with extension modules) loads its DLLs through its modules:
         # a single file, or a folder of DLLs alone, is what the user asks about, so its loads are certain.
         python_install = layout.is_wheel or any(e.name.lower().endswith(".pyd") for e in entries)
