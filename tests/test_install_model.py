@@ -127,3 +127,18 @@ def test_registration_reading_is_bounded_on_hostile_code(tmp_path: Path) -> None
     source = open_target(str(tmp_path))
     found = read_registrations(source, [e.relpath for e in source.entries()], [""])
     assert {(r.scope, r.path) for r in found} == {("evil", "evil")}  # unresolved: the package's folder
+
+
+def test_a_ctypes_load_from_site_packages_is_found_through_sysconfig(tmp_path: Path) -> None:
+    """tables' loader also looks in <site-packages>/blosc2/lib, named through sysconfig.get_path."""
+    (tmp_path / "user").mkdir()
+    (tmp_path / "blosc2" / "lib").mkdir(parents=True)
+    (tmp_path / "blosc2" / "lib" / "libblosc2.dll").write_bytes(b"MZ" + b"\0" * 62)
+    (tmp_path / "user" / "__init__.py").write_text(
+        "import ctypes, sysconfig\nfrom pathlib import Path\n"
+        "ctypes.CDLL(str(Path(sysconfig.get_path('platlib')) / 'blosc2' / 'lib' / 'libblosc2.dll'))\n"
+    )
+    (tmp_path / "user" / "m.pyd").write_bytes(b"MZ" + b"\0" * 62)
+    source = open_target(str(tmp_path))
+    found = read_registrations(source, [e.relpath for e in source.entries()], [""])
+    assert {(r.scope, r.kind, r.path) for r in found} == {("user", "preload", "blosc2/lib/libblosc2.dll")}

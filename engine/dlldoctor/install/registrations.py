@@ -211,7 +211,8 @@ def _module_registrations(
         else:
             continue
         values = [
-            v.replace(SITE, site, 1) if v.startswith(SITE) else v for v in evaluator.values(node.args[0])
+            posixpath.join(site, v[len(SITE) :].lstrip("/")) if v.startswith(SITE) else v
+            for v in evaluator.values(node.args[0])
         ]
         hits = [p for v in values if (p := _norm(v)) is not None]
         if kind == "dll-directory":
