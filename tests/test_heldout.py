@@ -153,3 +153,15 @@ def test_heldout_top3_at_least_60_percent(report: Report, cases: list[Case], rul
             lines.append(f"  {case.id:<30} {case.lang:<6} got {', '.join(r.ranked[:3]) or '-'}")
     print("\n".join(lines))
     assert o.top3_rate >= 0.60, "\n".join(_line(r) for r in report.misses)
+
+
+def blind_figures(folder: Path, rule_set: RuleSet) -> tuple[Report, int, int]:
+    """A blind batch scored: the report, and how many of its loader errors get no diagnosis, of how many."""
+    loader_error = {
+        str(item["id"]): bool(item.get("loader_error", True))
+        for path in sorted(folder.glob("*.yaml"))
+        for item in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]
+    }
+    report = evaluate([c for c in load_cases(folder) if c.category != OUTSIDE], rule_set)
+    loaders = [r for r in report.results if loader_error[r.case.id]]
+    return report, sum(1 for r in loaders if not r.ranked), len(loaders)

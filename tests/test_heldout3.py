@@ -9,10 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-from test_heldout import CORPUS, HELDOUT, OUTSIDE, _pct, overlaps
+from test_heldout import CORPUS, HELDOUT, _pct, blind_figures, overlaps
 
-from dlldoctor.diagnose.accuracy import evaluate, load_cases
 from dlldoctor.kb.ruleset import load_rule_set
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,20 +32,12 @@ def test_third_batch_figures(
         rule_set = load_rule_set()
     finally:
         mp.undo()
-    loader_error = {
-        str(item["id"]): bool(item.get("loader_error", True))
-        for path in sorted(HELDOUT3.glob("*.yaml"))
-        for item in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]
-    }
-    cases = [c for c in load_cases(HELDOUT3) if c.category != OUTSIDE]
-    report = evaluate(cases, rule_set)
-    loaders = [r for r in report.results if loader_error[r.case.id]]
-    silent = [r for r in loaders if not r.ranked]
+    report, silent, loaders = blind_figures(HELDOUT3, rule_set)
     o = report.overall
     with capsys.disabled():
         print(
             f"\nthird blind batch: {o.cases} cases, top-1 {_pct(o.top1_rate)}, top-3 {_pct(o.top3_rate)}, "
-            f"no diagnosis {len(silent)} of {len(loaders)} loader errors"
+            f"no diagnosis {silent} of {loaders} loader errors"
         )
     assert o.cases >= 100
     assert o.top3_rate >= 0.3
