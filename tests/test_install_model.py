@@ -142,3 +142,13 @@ def test_a_ctypes_load_from_site_packages_is_found_through_sysconfig(tmp_path: P
     source = open_target(str(tmp_path))
     found = read_registrations(source, [e.relpath for e in source.entries()], [""])
     assert {(r.scope, r.kind, r.path) for r in found} == {("user", "preload", "blosc2/lib/libblosc2.dll")}
+
+
+def test_requirements_that_do_not_parse_or_evaluate_are_left_out() -> None:
+    from dlldoctor.install.metadata import DistInfo, InstallFacts
+    from dlldoctor.loader.packages import absent_dependencies, load_providers
+
+    requires = ("y ; python_version > 'abc'", "z; extra == 'a' and os_name ~= 'nt'", "bad req !!", "w (>=1)")
+    facts = InstallFacts(dist_infos=[DistInfo("x", "1", "x-1.dist-info", (), requires)])
+    found = absent_dependencies(facts, (3, 11), load_providers())
+    assert [(d.project, d.required_by, d.extra) for d in found] == [("w", "x", None)]

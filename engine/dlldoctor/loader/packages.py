@@ -65,7 +65,7 @@ def absent_dependencies(
     install: InstallFacts, python: tuple[int, int] | None, providers: dict[str, Provider]
 ) -> list[Dependency]:
     """Dependencies the target's distributions declare (or are known to load) that it does not hold."""
-    from packaging.markers import InvalidMarker, UndefinedEnvironmentName
+    from packaging.markers import InvalidMarker, UndefinedComparison, UndefinedEnvironmentName
     from packaging.requirements import InvalidRequirement, Requirement
 
     present = set(install.projects())
@@ -90,7 +90,7 @@ def absent_dependencies(
                 ok = requirement.marker is None or requirement.marker.evaluate(
                     {**environment, "extra": extra or ""}
                 )
-            except (InvalidMarker, UndefinedEnvironmentName):
+            except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
                 ok = False
             if ok:
                 found.setdefault((project, extra), Dependency(project, info.project, extra))
