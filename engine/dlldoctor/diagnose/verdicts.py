@@ -66,6 +66,10 @@ def probe_rule(ctx: ProbeContext, rule: Rule) -> ProbedRule:
         absent = _absent_modules(ctx, rule)
         if absent:
             return ProbedRule(rule, UNKNOWN, answers, f"an install that holds a module {absent}")
+        if any(m.kind == "location" for m in rule.match.all):
+            # Where the failing DLL sat (a frozen bundle, System32, the user site) is read from an error
+            # text; a scan cannot see it, so it cannot confirm such a cause on its own.
+            return ProbedRule(rule, UNKNOWN, answers, "the error text, which says where the DLL sat")
         severity = _severity(rule.severity, probed.problems)
         if severity != rule.severity:
             rule = replace(rule, severity=severity)
@@ -120,8 +124,13 @@ def rank_key(probed: ProbedRule) -> tuple[int, int, int, int, str]:
 def confirmed_diagnoses(
     result: ScanResult[ProbedRule], rules: Iterable[Rule], families: Families
 ) -> list[ProbedRule]:
-    """The rules a scan confirms, best first; the scan's ``diagnoses`` list."""
-    confirmed = [p for p in probe_rules(result, rules, families) if p.verdict == CONFIRMED]
+    """The rules a scan confirms, best first; the scan's ``diagnoses`` list. A rule that rests only on
+    hints (info findings: another architecture's build nothing loads) is not a diagnosis."""
+    confirmed = [
+        p
+        for p in probe_rules(result, rules, families)
+        if p.verdict == CONFIRMED and p.rule.severity != "info"
+    ]
     confirmed.sort(key=rank_key)
     return confirmed
 

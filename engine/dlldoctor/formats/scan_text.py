@@ -69,11 +69,15 @@ def render_one(result: ScanResult[ProbedRule], style: Style, verbose: bool = Fal
     ]
     if result.diagnoses:
         lines.extend(_diagnoses(result, style, lang))
-    if result.findings:
+    shown = [f for f in result.findings if verbose or f.severity != "info"]
+    hints = len(result.findings) - len(shown)
+    if shown:
         lines.append(style("Findings", "bold"))
-        for finding in result.findings:
+        for finding in shown:
             lines.extend(_finding(finding, style))
         lines.append("")
+    if hints:
+        lines += [style(f"{hints} hint(s) about files nothing is known to load; -v shows them", "dim"), ""]
     lines.append(style("Files", "bold"))
     width = max((len(f.entry.relpath) for f in result.files), default=0)
     for report in sorted(result.files, key=lambda f: f.entry.relpath):

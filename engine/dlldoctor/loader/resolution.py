@@ -190,6 +190,9 @@ class Loader:
             found = self._look_in(name, directory, considered)
             if found is not None:
                 return found
+        others = sum(1 for d in search if d.kind == "loaded by its package")
+        if others:  # one line for them: a package can hold hundreds of folders (Qt's plugins)
+            considered.append(f"{others} other folder(s) of the package")
         return Resolution(name, "missing", "not found", "", considered=tuple(considered))
 
     def _api_set(self, name: str, host: str | None, optional: bool, process: Process) -> Resolution:
@@ -214,7 +217,8 @@ class Loader:
             interpreter = self._interpreter_dll(name, folder)
             if interpreter is not None:
                 return interpreter
-        considered.append(_join(folder.label, name))
+        if directory.kind != "loaded by its package":
+            considered.append(_join(folder.label, name))
         entry = folder.get(lowered)
         if entry is None:
             return None

@@ -128,8 +128,8 @@ def _collect(
     return sorted(best.values(), key=_order)
 
 
-def _order(f: Finding) -> tuple[bool, str, str, str, str]:
-    return (f.severity != "error", f.kind, f.file, f.dll or "", f.symbol or "")
+def _order(f: Finding) -> tuple[int, str, str, str, str]:
+    return (_SEVERITY_RANK[f.severity], f.kind, f.file, f.dll or "", f.symbol or "")
 
 
 _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
