@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_heldout import CORPUS, HELDOUT, _pct, blind_figures, overlaps
 
-from dlldoctor.kb.ruleset import load_rule_set
+from dlldoctor.kb.ruleset import RuleSet
 
 ROOT = Path(__file__).resolve().parents[1]
 BATCHES = [ROOT / "corpus" / name for name in ("heldout2", "heldout3", "reports")]
@@ -19,15 +19,7 @@ def test_fourth_batch_shares_nothing_with_the_other_corpora() -> None:
     assert overlaps(HELDOUT4, CORPUS, HELDOUT, *BATCHES) == []
 
 
-def test_fourth_batch_figures(
-    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
-) -> None:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("DLLDOCTOR_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-    try:
-        rule_set = load_rule_set()
-    finally:
-        mp.undo()
+def test_fourth_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
     report, silent, loaders = blind_figures(HELDOUT4, rule_set)
     o = report.overall
     with capsys.disabled():
