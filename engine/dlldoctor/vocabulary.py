@@ -51,6 +51,7 @@ FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = get_args(Severity)
+SEVERITY_RANK: dict[Severity, int] = {s: i for i, s in enumerate(SEVERITIES)}  # most severe first
 
 RuleStatus = Literal["experimental", "stable", "deprecated"]
 RULE_STATUSES: tuple[RuleStatus, ...] = get_args(RuleStatus)

@@ -16,8 +16,7 @@ from dlldoctor.loader.findings import Finding
 from dlldoctor.loader.resolution import Node
 from dlldoctor.pe.model import PEImage
 from dlldoctor.scan.result import ScanResult
-
-SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+from dlldoctor.vocabulary import SEVERITY_RANK
 
 
 @dataclass(frozen=True)

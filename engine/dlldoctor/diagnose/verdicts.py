@@ -18,18 +18,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from dlldoctor.diagnose.probe_context import SEVERITY_RANK, ProbeAnswer, ProbeContext
+from dlldoctor.diagnose.probe_context import ProbeAnswer, ProbeContext
 from dlldoctor.diagnose.probes import answer, is_problem
 from dlldoctor.kb.families import Families
 from dlldoctor.kb.model import Rule
 from dlldoctor.kb.patterns import compile_pattern
 from dlldoctor.scan.result import ScanResult
-from dlldoctor.vocabulary import Severity, Verdict
+from dlldoctor.vocabulary import SEVERITY_RANK, Severity, Verdict
 
 CONFIRMED: Verdict = "confirmed"
 REFUTED: Verdict = "refuted"
 UNKNOWN: Verdict = "unknown"
-_SEVERITY_ORDER = SEVERITY_RANK
 _PREVALENCE_ORDER = {"common": 0, "occasional": 1, "rare": 2}
 
 
@@ -115,7 +114,7 @@ def rank_key(probed: ProbedRule) -> tuple[int, int, int, int, str]:
     return (
         -len(probed.problems),
         -len(probed.answers),
-        _SEVERITY_ORDER.get(probed.rule.severity, 3),
+        SEVERITY_RANK.get(probed.rule.severity, 3),
         _PREVALENCE_ORDER.get(probed.rule.prevalence, 1),
         probed.rule.id,
     )

@@ -32,7 +32,7 @@ from dlldoctor.scan.dependencies import attribute
 from dlldoctor.scan.layout import InstallLayout, build_environment
 from dlldoctor.scan.process import ProcessModel
 from dlldoctor.scan.result import FileReport, ScanOptions, ScanResult
-from dlldoctor.vocabulary import LoadContext
+from dlldoctor.vocabulary import SEVERITY_RANK, LoadContext
 
 CONTEXT_PRIORITY: tuple[LoadContext, ...] = (
     "extension module",
@@ -129,15 +129,12 @@ def _collect(
 
 
 def _order(f: Finding) -> tuple[int, str, str, str, str]:
-    return (_SEVERITY_RANK[f.severity], f.kind, f.file, f.dll or "", f.symbol or "")
-
-
-_SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+    return (SEVERITY_RANK[f.severity], f.kind, f.file, f.dll or "", f.symbol or "")
 
 
 def _rank(finding: Finding) -> tuple[int, int, int]:
     context = next((i for i, c in enumerate(CONTEXT_PRIORITY) if finding.context.startswith(c)), 9)
-    return _SEVERITY_RANK[finding.severity], context, len(finding.chain)
+    return SEVERITY_RANK[finding.severity], context, len(finding.chain)
 
 
 def _registrations(source: Source, layout: InstallLayout, entries: list[Entry]) -> tuple[Registration, ...]:
