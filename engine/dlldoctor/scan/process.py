@@ -39,6 +39,7 @@ class ProcessModel:
         self.uncertain: set[str] = set()  # roots nothing in the target is known to load
         self._folder_keys = {key.lower(): key for key in layout.folders}
         self._preloaded: dict[str, Node] = {}
+        self._host_dirs: dict[str, list[tuple[str, SearchDir]]] = {}
 
     def base_process(self, package_dirs: list[SearchDir]) -> Process:
         process = Process(user_dirs=list(package_dirs))
@@ -114,17 +115,9 @@ class ProcessModel:
                 dirs.setdefault(key, SearchDir(self.layout.folders[key], "add_dll_directory", label(key)))
         return list(dirs.values())
 
-    def _libs_folder(self, folder: str) -> str | None:
-        """delvewheel's ``<package>.libs`` beside the package, as Windows matches names: in any case."""
-        parts = folder.split("/") if folder else []
-        site = ""
-        if self.layout.env_root and folder.lower().startswith("lib/site-packages/") and len(parts) > 2:
-            site, parts = "/".join(parts[:2]) + "/", parts[2:]
-        if not parts:
-            return None
-        return self._folder_keys.get(f"{site}{parts[0]}.libs".lower())
-
     def _top_package(self, folder: str) -> str | None:
+        """The top-level package folder ``folder`` belongs to (``Lib/site-packages/x`` in an environment
+        root), or None outside any (the target root, a wheel's data files)."""
         parts = folder.split("/") if folder else []
         if self.layout.env_root and folder.lower().startswith("lib/site-packages/"):
             return "/".join(parts[:3]) if len(parts) > 2 else None
@@ -132,18 +125,25 @@ class ProcessModel:
             return None
         return parts[0] if parts else None
 
+    def _libs_folder(self, folder: str) -> str | None:
+        """delvewheel's ``<package>.libs`` beside the package, as Windows matches names: in any case."""
+        top = self._top_package(folder)
+        return self._folder_keys.get(f"{top}.libs".lower()) if top else None
+
     def package_host_dirs(self, entry: Entry) -> tuple[SearchDir, ...]:
         """The other folders of the entry's top-level package that hold DLLs, searched last: what the
         package loaded before (a Qt plugin binds the Qt DLLs its host already loaded)."""
-        top = self._top_package(self.layout.install_folder[entry])
+        own = self.layout.install_folder[entry]
+        top = self._top_package(own)
         if top is None:
             return ()
-        own = self.layout.install_folder[entry]
-        return tuple(
-            SearchDir(folder, "loaded by its package", label(key))
-            for key, folder in sorted(self.layout.folders.items())
-            if key != own and _within(key, top) and folder.files
-        )
+        if top not in self._host_dirs:  # once per package: a stack has thousands of folders
+            self._host_dirs[top] = [
+                (key, SearchDir(folder, "loaded by its package", label(key)))
+                for key, folder in sorted(self.layout.folders.items())
+                if _within(key, top) and folder.files
+            ]
+        return tuple(d for key, d in self._host_dirs[top] if key != own)
 
     def preload(self, entry: Entry, process: Process) -> list[tuple[str, LoadContext, Node]]:
         """DLLs the package's code loads with ctypes by full path before ``entry``: loaded once, and
