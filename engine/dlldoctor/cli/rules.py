@@ -98,21 +98,24 @@ def _accuracy(args: argparse.Namespace) -> int:
             write(f"  false alarm {r.case.id}: {', '.join(r.error_rules)}")
     if args.out is not None:
         content = render_markdown(report, _measurements(args.corpus))
-        if args.check:
-            try:
-                current = args.out.read_text(encoding="utf-8")
-            except OSError:
-                current = ""
-            if current != content:
-                write(
-                    f"{args.out}: out of date; regenerate with: dlldoctor rules accuracy --out {args.out}",
-                    sys.stderr,
-                )
-                return 1
-        else:
-            args.out.parent.mkdir(parents=True, exist_ok=True)
-            args.out.write_text(content, encoding="utf-8", newline="\n")
-            write(f"wrote {args.out}")
+        return _write_or_check(args.out, content, args.check, "accuracy", f"wrote {args.out}")
+    return 0
+
+
+def _write_or_check(out: Path, content: str, check: bool, action: str, done: str) -> int:
+    """Write a generated file, or with ``check`` say (exit 1) when the committed one differs from it."""
+    if check:
+        try:
+            current = out.read_text(encoding="utf-8")
+        except OSError:
+            current = ""
+        if current != content:
+            write(f"{out}: out of date; regenerate with: dlldoctor rules {action} --out {out}", sys.stderr)
+            return 1
+        return 0
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(content, encoding="utf-8", newline="\n")
+    write(done)
     return 0
 
 
@@ -145,21 +148,8 @@ def _priors(args: argparse.Namespace) -> int:
     if args.out is None:
         write(content)
         return 0
-    if args.check:
-        try:
-            current = args.out.read_text(encoding="utf-8")
-        except OSError:
-            current = ""
-        if current != content:
-            write(
-                f"{args.out}: out of date; regenerate with: dlldoctor rules priors --out {args.out}",
-                sys.stderr,
-            )
-            return 1
-        return 0
-    args.out.write_text(content, encoding="utf-8", newline="\n")
-    write(f"wrote {args.out} ({data['cases']} loader errors from {', '.join(data['sources'])})")
-    return 0
+    done = f"wrote {args.out} ({data['cases']} loader errors from {', '.join(data['sources'])})"
+    return _write_or_check(args.out, content, args.check, "priors", done)
 
 
 def execute(args: argparse.Namespace) -> int:
