@@ -334,3 +334,65 @@ def test_cache_is_used_and_a_corrupt_entry_is_rebuilt(
         encoding="utf-8",
     )
     assert load_rule_set(root).rules[0].title.en == "Changed"
+
+
+# ---- the compiled built-in set ----------------------------------------------------------------------
+
+
+def test_compiled_file_is_current() -> None:
+    from dlldoctor.kb.compiled import NAME
+    from dlldoctor.kb.ruleset import compiled_text
+
+    current = (rules_root() / NAME).read_text(encoding="utf-8")
+    assert current == compiled_text(rules_root()), "regenerate: dlldoctor rules compile"
+    assert main(["rules", "compile", "--check"]) == 0
+
+
+def _compiled_with_title(root: Path, digest: str, title: str) -> str:
+    """Write a compiled file for ``root`` whose first rule file has another English title; its id."""
+    import json
+
+    from dlldoctor.kb.compiled import NAME, render
+    from dlldoctor.kb.ruleset import lint_parts
+
+    parts, problems = lint_parts(root)
+    assert parts is not None and not problems
+    parts["rules"][0][1]["title"]["en"] = title
+    (root / NAME).write_text(render(digest, json.loads(json.dumps(parts))), encoding="utf-8")
+    return str(parts["rules"][0][1]["id"])
+
+
+def test_the_built_in_set_reads_its_compiled_file_only_when_the_rules_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    import dlldoctor.resources
+    from dlldoctor.kb.ruleset import content_digest
+
+    root = tmp_path / "rules"
+    shutil.copytree(rules_root(), root)
+    truth = lint_rule_set(root)[0]
+    assert truth is not None
+    monkeypatch.setattr(dlldoctor.resources, "rules_root", lambda: root)
+
+    first = _compiled_with_title(root, content_digest(root), "from the compiled file")
+    loaded = load_rule_set(use_cache=False)
+    assert loaded.get(first).title.en == "from the compiled file"  # the file was used, not the YAML
+
+    _compiled_with_title(root, "0" * 64, "from a stale compiled file")
+    assert load_rule_set(use_cache=False) == truth  # another digest: the rules are checked instead
+
+    damaged = json.dumps({"format": 1, "digest": content_digest(root), "parts": {}})
+    (root / "compiled.json").write_text(damaged, encoding="utf-8")
+    assert load_rule_set(use_cache=False) == truth  # damaged: checked instead, no traceback
+
+
+def test_a_rule_set_given_by_folder_never_reads_a_compiled_file(tmp_path: Path) -> None:
+    from dlldoctor.kb.ruleset import content_digest
+
+    root = tmp_path / "rules"
+    shutil.copytree(rules_root(), root)
+    _compiled_with_title(root, content_digest(root), "planted")
+    loaded = load_rule_set(root, use_cache=False)
+    assert "planted" not in {r.title.en for r in loaded.rules}

@@ -68,6 +68,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
     _add_accuracy(sub)
     _add_priors(sub)
+    _add_compile(sub)
 
 
 def _add_accuracy(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -98,11 +99,13 @@ def _accuracy(args: argparse.Namespace) -> int:
             write(f"  false alarm {r.case.id}: {', '.join(r.error_rules)}")
     if args.out is not None:
         content = render_markdown(report, _measurements(args.corpus))
-        return _write_or_check(args.out, content, args.check, "accuracy", f"wrote {args.out}")
+        return _write_or_check(
+            args.out, content, args.check, f"dlldoctor rules accuracy --out {args.out}", f"wrote {args.out}"
+        )
     return 0
 
 
-def _write_or_check(out: Path, content: str, check: bool, action: str, done: str) -> int:
+def _write_or_check(out: Path, content: str, check: bool, regenerate: str, done: str) -> int:
     """Write a generated file, or with ``check`` say (exit 1) when the committed one differs from it."""
     if check:
         try:
@@ -110,7 +113,7 @@ def _write_or_check(out: Path, content: str, check: bool, action: str, done: str
         except OSError:
             current = ""
         if current != content:
-            write(f"{out}: out of date; regenerate with: dlldoctor rules {action} --out {out}", sys.stderr)
+            write(f"{out}: out of date; regenerate with: {regenerate}", sys.stderr)
             return 1
         return 0
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -149,7 +152,29 @@ def _priors(args: argparse.Namespace) -> int:
         write(content)
         return 0
     done = f"wrote {args.out} ({data['cases']} loader errors from {', '.join(data['sources'])})"
-    return _write_or_check(args.out, content, args.check, "priors", done)
+    return _write_or_check(args.out, content, args.check, f"dlldoctor rules priors --out {args.out}", done)
+
+
+def _add_compile(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "compile",
+        help="write the checked rule set to <rules>/compiled.json (a first run then skips the checks)",
+    )
+    add_rules_option(p)
+    p.add_argument(
+        "--check", action="store_true", help="only check that the file is up to date (exit 1 if not)"
+    )
+    p.set_defaults(_rules=_compile)
+
+
+def _compile(args: argparse.Namespace) -> int:
+    from dlldoctor.kb.compiled import NAME
+    from dlldoctor.kb.ruleset import compiled_text
+    from dlldoctor.resources import rules_root
+
+    root = Path(args.rules) if args.rules else rules_root()
+    out = root / NAME
+    return _write_or_check(out, compiled_text(root), args.check, "dlldoctor rules compile", f"wrote {out}")
 
 
 def execute(args: argparse.Namespace) -> int:

@@ -8,10 +8,12 @@ lists the problems.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dlldoctor.errors import RuleError
 from dlldoctor.kb.families import Families, check_families, families_from_data
@@ -108,6 +110,15 @@ def _rel(root: Path, path: Path) -> str:
 
 def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
     """Check a rule set completely. Returns the set (None when anything is wrong) and every problem."""
+    parts, problems = lint_parts(root)
+    if parts is None:
+        return None, problems
+    return rule_set_from_parts(Path(root), content_digest(Path(root)), parts), []
+
+
+def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """Check a rule set completely: the data its set is built from (None when anything is wrong), and
+    every problem."""
     from dlldoctor.kb.lint import check_rule, pattern_cost_of_rule
     from dlldoctor.kb.patterns import MAX_TOTAL_PROGRAM
     from dlldoctor.kb.yamlsrc import Problem, SourceError, read_source
@@ -139,6 +150,8 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
     if not categories:
         return None, problems  # every other check needs the categories: report the cause alone
 
+    # What the set is built from once every check passed (also what `rules compile` writes down).
+    parts: dict[str, Any] = {"categories": categories, "families": None, "messages": None, "priors": None}
     families = Families(())
     fam_src = read(root / "data" / "families.yaml")
     if fam_src is not None:
@@ -146,8 +159,8 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
         problems += [Problem(where(fam_src.path), fam_src.line(p), m) for p, m in fam_problems]
         if not fam_problems:
             families = families_from_data(fam_src.data)
+            parts["families"] = fam_src.data
 
-    messages = Messages((), ())
     msg_path = root / "data" / "messages.yaml"
     if msg_path.is_file():
         msg_src = read(msg_path)
@@ -155,10 +168,8 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
             msg_problems = check_messages(msg_src.data)
             problems += [Problem(where(msg_src.path), msg_src.line(p), m) for p, m in msg_problems]
             if not msg_problems:
-                messages = messages_from_data(msg_src.data)
+                parts["messages"] = msg_src.data
 
-    counted = tuple(c for c in categories if c != "other")
-    priors = Priors(counted)
     pri_path = root / "data" / "priors.yaml"
     if pri_path.is_file():
         pri_src = read(pri_path)
@@ -166,7 +177,7 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
             pri_problems = check_priors(pri_src.data, frozenset(categories))
             problems += [Problem(where(pri_src.path), pri_src.line(p), m) for p, m in pri_problems]
             if not pri_problems:
-                priors = priors_from_data(pri_src.data, counted)
+                parts["priors"] = pri_src.data
     representatives: dict[str, str] = {}
     cause_path = root / "data" / "causes.yaml"
     if cause_path.is_file():
@@ -182,7 +193,7 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
         if path not in checked:
             read(path)
 
-    rules: list[Rule] = []
+    rule_data: list[tuple[str, Any]] = []
     sources: dict[str, list[tuple[Source, int]]] = {}
     for folder in sorted(
         p for p in root.iterdir() if p.is_dir() and p.name != "data" and not p.name.startswith(".")
@@ -205,7 +216,7 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
         if isinstance(src.data, dict) and isinstance(src.data.get("id"), str):
             sources.setdefault(src.data["id"], []).append((src, src.line(["id"])))
         if not found:
-            rules.append(rule_from_data(src.data, _rel(root, path)))
+            rule_data.append((_rel(root, path), src.data))
 
     if cost > MAX_TOTAL_PROGRAM:
         problems.append(
@@ -223,6 +234,7 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
                 problems.append(
                     Problem(where(src.path), line, f"duplicate rule id {rule_id!r} (in {others})")
                 )
+    rules = [rule_from_data(data, rel) for rel, data in rule_data]
     known = {r.id for r in rules} | set(sources)
     by_id = {r.id: r for r in rules}
     for category, rule_id in sorted(representatives.items()):
@@ -247,34 +259,77 @@ def lint_rule_set(root: Path) -> tuple[RuleSet | None, list[Problem]]:
     problems.sort(key=lambda p: (p.path, p.line, p.message))
     if problems:
         return None, problems
-    rule_set = RuleSet(
+    parts.update(representatives=representatives, rules=rule_data)
+    return parts, []
+
+
+def rule_set_from_parts(root: Path, digest: str, parts: dict[str, Any]) -> RuleSet:
+    """Build the set from the data of files that passed every check of :func:`lint_rule_set`."""
+    categories: dict[str, str] = parts["categories"]
+    counted = tuple(c for c in categories if c != "other")
+    rules = [rule_from_data(data, rel) for rel, data in parts["rules"]]
+    return RuleSet(
         root=str(root),
-        digest=content_digest(root),
+        digest=digest,
         categories=tuple(categories.items()),
-        families=families,
-        messages=messages,
+        families=families_from_data(parts["families"]) if parts["families"] is not None else Families(()),
+        messages=messages_from_data(parts["messages"]) if parts["messages"] is not None else Messages((), ()),
         rules=tuple(sorted(rules, key=lambda r: r.id)),
-        priors=priors,
-        representatives=tuple(sorted(representatives.items())),
+        priors=priors_from_data(parts["priors"], counted) if parts["priors"] is not None else Priors(counted),
+        representatives=tuple(sorted(parts["representatives"].items())),
     )
-    return rule_set, []
+
+
+# Rule sets being loaded ahead (:func:`load_in_background`), by folder and cache use; each is handed to
+# the first :func:`load_rule_set` call that asks for it, which then parses nothing.
+_ahead: dict[tuple[str, bool], Future[RuleSet]] = {}
+
+
+def load_in_background(root: Path | None = None, *, use_cache: bool = True) -> None:
+    """Start loading a rule set on a thread of its own, so that it is ready when a scan's PE files are:
+    inflating a big wheel member leaves the GIL free most of the time. An error surfaces in the later
+    :func:`load_rule_set` call, which loads again."""
+    folder = _folder(root)
+    future: Future[RuleSet] = Future()
+
+    def work() -> None:
+        try:
+            future.set_result(_load(folder, content_digest(folder), use_cache))
+        except BaseException as e:  # handed to the caller, which loads again and reports it
+            future.set_exception(e)
+
+    _ahead[(str(folder), use_cache)] = future
+    # Not a daemon: a process that ends early (an error elsewhere) waits for it rather than stopping it
+    # inside RE2's C++ code, which aborts the process.
+    threading.Thread(target=work, name="dlldoctor-rules").start()
 
 
 def load_rule_set(root: Path | None = None, *, use_cache: bool = True) -> RuleSet:
     """The valid rule set at ``root`` (the built-in one by default), from the cache when it is current."""
-    from dlldoctor.resources import rules_root
-
-    root = Path(root) if root is not None else rules_root()
+    root = _folder(root)
     if not root.is_dir():
         raise RuleError(f"{root}: not a folder of rules")
     digest = content_digest(root)
+    ahead = _ahead.pop((str(root), use_cache), None)
+    if ahead is not None and ahead.exception() is None and ahead.result().digest == digest:
+        return ahead.result()
+    return _load(root, digest, use_cache)
+
+
+def _folder(root: Path | None) -> Path:
+    from dlldoctor.resources import rules_root
+
+    return Path(root) if root is not None else rules_root()
+
+
+def _load(root: Path, digest: str, use_cache: bool) -> RuleSet:
     if use_cache:
         from dlldoctor.cache import rule_store as rulecache
 
         cached = rulecache.load(digest)
         if isinstance(cached, RuleSet) and cached.digest == digest:
             return _rooted(cached, root)
-    rule_set, problems = lint_rule_set(root)
+    rule_set, problems = _built_in(root, digest) or lint_rule_set(root)
     if rule_set is None:
         shown = "\n  ".join(str(p) for p in problems[:20])
         more = f"\n  … and {len(problems) - 20} more" if len(problems) > 20 else ""
@@ -295,3 +350,35 @@ def _rooted(rule_set: RuleSet, root: Path) -> RuleSet:
     from dataclasses import replace
 
     return replace(rule_set, root=str(root))
+
+
+def compiled_text(root: Path) -> str:
+    """The text of ``compiled.json`` for the set at ``root``; a ``RuleError`` when the set fails lint."""
+    import json
+
+    from dlldoctor.kb.compiled import render
+
+    parts, problems = lint_parts(root)
+    if parts is None:
+        raise RuleError(f"{root}: {len(problems)} problems; run `dlldoctor rules lint`")
+    text = render(content_digest(root), parts)
+    # What is read back must build the very set the files build, or the file would change the answers.
+    if rule_set_from_parts(root, "", json.loads(text)["parts"]) != rule_set_from_parts(root, "", parts):
+        raise RuleError(f"{root}: the rule data does not survive JSON; keep rule files to plain values")
+    return text
+
+
+def _built_in(root: Path, digest: str) -> tuple[RuleSet, list[Problem]] | None:
+    """The built-in set from its compiled file, when that file was written for these very rule files."""
+    from dlldoctor.kb.compiled import read_compiled
+    from dlldoctor.resources import rules_root
+
+    if root != rules_root():
+        return None
+    parts = read_compiled(root, digest)
+    if parts is None:
+        return None
+    try:
+        return rule_set_from_parts(root, digest, parts), []
+    except (KeyError, TypeError, ValueError, AttributeError):  # a damaged file: check the rules instead
+        return None

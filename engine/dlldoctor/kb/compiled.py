@@ -1,0 +1,39 @@
+"""The built-in rule set, checked once and written down: ``rules/compiled.json``.
+
+Checking a rule set (YAML parsing, the JSON schema of every rule) is most of what the first run in an
+empty cache folder costs. The built-in set ships with the data of its files as they passed
+:func:`dlldoctor.kb.ruleset.lint_rule_set`, keyed by the set's content digest; a run whose rule files
+still hash to that digest builds the set from it without checking again. Any other digest (an edited
+rule, another engine version) means the file is stale and the set is checked as usual. Only the built-in
+set reads it: a rule set given with ``--rules`` is someone else's and is always checked.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+NAME = "compiled.json"
+FORMAT = 1
+MAX_SIZE = 16 << 20  # bytes; the built-in set's file is well under 1 MiB
+
+
+def render(digest: str, parts: dict[str, Any]) -> str:
+    """The file's text: the checked parts of a set whose rule files hash to ``digest``."""
+    body = {"format": FORMAT, "digest": digest, "parts": parts}
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def read_compiled(root: Path, digest: str) -> dict[str, Any] | None:
+    """The checked parts of the set at ``root`` when its compiled file matches ``digest``, else None."""
+    from dlldoctor.bounded import read_regular
+
+    try:
+        data = json.loads(read_regular(root / NAME, MAX_SIZE, root=root))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("digest") != digest:
+        return None
+    parts = data.get("parts")
+    return parts if isinstance(parts, dict) else None
