@@ -29,7 +29,7 @@ def add_environment_options(parser: argparse.ArgumentParser, with_rules: bool = 
 def scan_options(args: argparse.Namespace) -> ScanOptions:
     from pathlib import Path
 
-    from dlldoctor.scan.result import ScanOptions
+    from dlldoctor.scan.options import ScanOptions
 
     return ScanOptions(
         python=args.python,
@@ -57,7 +57,11 @@ def add_performance_options(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="folder of the cache of PE facts (default: $DLLDOCTOR_CACHE_DIR, else the user cache folder)",
     )
-    where.add_argument("--no-cache", action="store_true", help="neither read nor write the cache of PE facts")
+    where.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the cache (PE facts, remembered answers)",
+    )
 
 
 def _positive(text: str) -> int:
@@ -90,6 +94,10 @@ def run_scans(args: argparse.Namespace, options: ScanOptions) -> list[ScanResult
     jobs, cache = getattr(args, "jobs", None), cache_choice(args)
     targets = [tuple(args.targets)] if getattr(args, "together", False) else list(args.targets)
     diagnose = DiagnoseWithRules(options.rules_root, use_cache=cache.enabled)
+    if len(targets) == 1 or jobs == 1:  # worker processes load their own
+        from dlldoctor.kb.ruleset import load_in_background
+
+        load_in_background(options.rules_root, use_cache=cache.enabled)
     if not wants_display(sys.stderr, getattr(args, "quiet", False)):
         return scan_all(targets, options, jobs, cache, diagnose=diagnose)
     with TerminalProgress("reading PE files") as bar:
