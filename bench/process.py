@@ -7,7 +7,9 @@ For each wheel, interleaved, ``--repeat`` times:
 - the floor: a new interpreter that inflates every PE member of the wheel with zipfile (nothing kept);
 - cold: ``dlldoctor scan W -q --format json`` with an empty cache folder (a new one each run), output
   written to a file; its peak RSS too;
-- warm: the same command with the cache folder a first run filled (PE facts and rule set cached);
+- warm: the same command with the cache folder a first run filled (its answer remembered);
+- facts: the same, with the remembered answers removed before each run (PE facts and rule set cached,
+  as for a wheel scanned before with other output settings), no goal;
 
 and ``dlldoctor explain TEXT`` (rule cache warm) in seconds. Each figure is printed as min / median / max
 of the runs; the ratio uses the minimum of both sides. ``--anchors`` adds ``delvewheel show`` once.
@@ -71,7 +73,7 @@ def bench_wheel(label: str, repeat: int, anchors: bool) -> None:
         warm_cache = tmp / "warm-cache"
         env = {**os.environ, "NO_COLOR": "1"}
         _run(dlldoctor, {**env, "DLLDOCTOR_CACHE_DIR": str(warm_cache)}, tmp / "out")  # fill the cache
-        times: dict[str, list[float]] = {"floor": [], "cold": [], "warm": []}
+        times: dict[str, list[float]] = {"floor": [], "cold": [], "warm": [], "facts": []}
         peaks: list[float] = []
         for n in range(repeat):
             times["floor"].append(_run([sys.executable, "-c", FLOOR, str(path), *names], env, tmp / "out")[0])
@@ -81,6 +83,11 @@ def bench_wheel(label: str, repeat: int, anchors: bool) -> None:
             times["cold"].append(wall)
             peaks.append(peak)
             times["warm"].append(
+                _run(dlldoctor, {**env, "DLLDOCTOR_CACHE_DIR": str(warm_cache)}, tmp / "out")[0]
+            )
+            for answer in warm_cache.glob("answer-*"):
+                answer.unlink()
+            times["facts"].append(
                 _run(dlldoctor, {**env, "DLLDOCTOR_CACHE_DIR": str(warm_cache)}, tmp / "out")[0]
             )
     print(f"## {label} ({len(names)} PE members)")

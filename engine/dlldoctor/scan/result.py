@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Generic, TypeVar
 
 from dlldoctor.cache.pe_facts import Catalog
@@ -18,18 +17,12 @@ from dlldoctor.loader.findings import Finding
 from dlldoctor.loader.resolution import Node
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
+from dlldoctor.scan.options import ScanOptions
 from dlldoctor.vocabulary import LoadContext
 
+__all__ = ["D", "FileReport", "ScanOptions", "ScanResult"]
+
 D = TypeVar("D")
-
-
-@dataclass(frozen=True)
-class ScanOptions:
-    python: str | None = None
-    app_dir: str | None = None
-    path: tuple[str, ...] = ()
-    system_dir: str | None = None
-    rules_root: Path | None = None
 
 
 @dataclass(frozen=True)
