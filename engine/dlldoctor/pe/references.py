@@ -106,7 +106,11 @@ class _Walk:
         table = self.need(name_table, 4 * names)
         if table is None:
             return
-        for target in sorted(set(struct.unpack(f"<{names}I", table))):
+        targets = sorted(set(struct.unpack(f"<{names}I", table)))
+        # The names usually lie back to back in one section: when the whole span is held, each one is.
+        if self.read(targets[0], targets[-1] - targets[0] + 1) is not None:
+            return
+        for target in targets:
             self.need(target)
 
 

@@ -69,16 +69,19 @@ def scan_target(
         entries = list(source.entries())
         names = source.names()
         catalog = Catalog() if catalog is None else catalog
-        # Every PE file is read on threads, through the cache, while this thread reads the RECORD.
+        # Every PE file is read on threads, through the cache, while this thread reads what needs no PE facts:
+        # the RECORD, the install's own registrations, the package data.
         catalog.prefetch(entries, wait=False)
         layout = InstallLayout(source, entries)
         install = read_install_facts(source, layout.is_wheel)
+        registrations = _registrations(source, layout, entries)
+        providers = load_providers(options.rules_root)
         reports = [
             FileReport(e, facts := catalog.facts(e), _role(e, facts), layout.install_folder[e])
             for e in entries
         ]
         env = build_environment(options, layout, catalog, names | {Path(t).name for t in parts}, entries)
-        scanner = ProcessModel(layout, env, catalog, _registrations(source, layout, entries))
+        scanner = ProcessModel(layout, env, catalog, registrations)
         trees = scanner.run(entries)
         links = list(getattr(source, "outside_links", []))
         skipped = (
@@ -95,7 +98,6 @@ def scan_target(
         certain = isinstance(source, FileSource) or not python_install
         uncertain = set() if certain else scanner.uncertain
         findings = _collect(trees, env.machine, reports, uncertain)
-        providers = load_providers(options.rules_root)
         findings = sorted(attribute(findings, install, names, env.python, providers), key=_order)
         tree_map = {rel: (ctx, tree) for rel, ctx, tree in trees}
         return ScanResult(target, env, reports, findings, tree_map, install, catalog)
