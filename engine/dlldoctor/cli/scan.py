@@ -79,6 +79,10 @@ def _render(args: argparse.Namespace, results: list[ScanResult[ProbedRule]], col
     return scan_text.render(results, colour=colour, verbose=args.verbose, lang=args.lang)
 
 
+# Options that change how a scan runs, not what it answers; every other option is part of the key.
+_NOT_IN_ANSWER = frozenset({"targets", "jobs", "quiet", "cache_dir", "no_cache"})
+
+
 def _answer_key(args: argparse.Namespace, options: ScanOptions, colour: bool) -> str | None:
     """The key a whole answer is remembered by, or None when it must be scanned anew: no cache wanted,
     or the answer rests on folders given by option, whose contents the key cannot see."""
@@ -87,14 +91,11 @@ def _answer_key(args: argparse.Namespace, options: ScanOptions, colour: bool) ->
     from dlldoctor.cache.answers import answer_key
 
     settings = {
-        "format": args.format,
-        "lang": args.lang,
-        "verbose": args.verbose,
-        "colour": colour,
-        "together": args.together,
-        "python": options.python,
-        "rules": str(options.rules_root) if options.rules_root else None,
+        name: value
+        for name, value in sorted(vars(args).items())
+        if name not in _NOT_IN_ANSWER and not name.startswith("_")
     }
+    settings["colour"] = colour
     return answer_key(args.targets, settings, options.rules_root)
 
 
