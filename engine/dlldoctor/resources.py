@@ -68,23 +68,70 @@ def parse_yaml(text: str) -> tuple[Any, Any]:
         loader.dispose()
 
 
+COMPILED = "compiled.json"  # the built-in rule set as it passed lint (dlldoctor.kb.compiled)
+MAX_COMPILED = 16 << 20
+
+
+def read_compiled(root: Path) -> dict[str, Any] | None:
+    """The parsed ``compiled.json`` of a rule set, or None when it has none or it is not readable JSON."""
+    try:
+        info = (root / COMPILED).stat()
+    except OSError:
+        return None
+    return _read_compiled(root, info.st_size, info.st_mtime_ns)
+
+
+@cache
+def _read_compiled(root: Path, _size: int, _mtime: int) -> dict[str, Any] | None:
+    """Parsed once per process for each version of the file (its size and time are part of the key)."""
+    import json
+
+    from dlldoctor.bounded import read_regular
+
+    try:
+        data = json.loads(read_regular(root / COMPILED, MAX_COMPILED, root=root))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _compiled_data(name: str, root: Path, raw: bytes) -> tuple[bool, Any]:
+    """The built-in set's data file ``name`` as the compiled file holds it, when written from these bytes."""
+    import hashlib
+
+    if root != rules_root():
+        return False, None  # a rule set given by folder is someone else's: always parsed
+    entry = ((read_compiled(root) or {}).get("data") or {}).get(name)
+    if isinstance(entry, dict) and entry.get("sha256") == hashlib.sha256(raw).hexdigest():
+        return True, entry.get("value")
+    return False, None
+
+
 @cache
 def load_data(name: str, root: Path | None = None) -> Any:
-    """Load ``rules/data/<name>.yaml`` from the built-in or the given rule set; one-line errors."""
-    import yaml
+    """Load ``rules/data/<name>.yaml`` from the built-in or the given rule set; one-line errors.
 
+    The built-in set's compiled file holds each data file parsed, with the hash of its bytes: when the
+    file still has those bytes, its YAML is not parsed again."""
     from dlldoctor.bounded import UnsafeFile, read_regular
 
     base = root or rules_root()
     path = base / "data" / f"{name}.yaml"
     try:
-        return parse_yaml(read_regular(path, MAX_DATA_FILE, root=base).decode("utf-8"))[1]
-    except UnicodeDecodeError as e:
-        raise RuleError(f"{path}: cannot read reference data: not UTF-8 text (byte {e.start})") from e
+        raw = read_regular(path, MAX_DATA_FILE, root=base)
     except UnsafeFile as e:
         raise RuleError(f"{path}: reference data not read: {e.reason}") from e
     except OSError as e:
         raise RuleError(f"{path}: cannot read reference data: {e.strerror or e}") from e
+    known, value = _compiled_data(name, base, raw)
+    if known:
+        return value
+    import yaml
+
+    try:
+        return parse_yaml(raw.decode("utf-8"))[1]
+    except UnicodeDecodeError as e:
+        raise RuleError(f"{path}: cannot read reference data: not UTF-8 text (byte {e.start})") from e
     except SharedNode as e:
         raise RuleError(f"{path}: invalid reference data: {e}") from e
     except yaml.MarkedYAMLError as e:

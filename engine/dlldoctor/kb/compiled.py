@@ -6,6 +6,9 @@ empty cache folder costs. The built-in set ships with the data of its files as t
 still hash to that digest builds the set from it without checking again. Any other digest (an edited
 rule, another engine version) means the file is stale and the set is checked as usual. Only the built-in
 set reads it: a rule set given with ``--rules`` is someone else's and is always checked.
+
+It also holds each reference data file (``data/*.yaml``) parsed, under the SHA-256 of its bytes, so that
+the scanner's system profile and package data need no YAML parser while their files are unchanged.
 """
 
 from __future__ import annotations
@@ -14,26 +17,25 @@ import json
 from pathlib import Path
 from typing import Any
 
-NAME = "compiled.json"
+from dlldoctor.resources import COMPILED
+
+NAME = COMPILED  # in the rule set's root folder
 FORMAT = 1
-MAX_SIZE = 16 << 20  # bytes; the built-in set's file is well under 1 MiB
 
 
-def render(digest: str, parts: dict[str, Any]) -> str:
-    """The file's text: the checked parts of a set whose rule files hash to ``digest``."""
-    body = {"format": FORMAT, "digest": digest, "parts": parts}
+def render(digest: str, parts: dict[str, Any], data: dict[str, Any] | None = None) -> str:
+    """The file's text: the checked parts of a set whose rule files hash to ``digest``, and ``data``: each
+    reference data file parsed, under the SHA-256 of its bytes (read by :func:`dlldoctor.resources.load_data`)."""
+    body = {"format": FORMAT, "digest": digest, "parts": parts, "data": data or {}}
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def read_compiled(root: Path, digest: str) -> dict[str, Any] | None:
     """The checked parts of the set at ``root`` when its compiled file matches ``digest``, else None."""
-    from dlldoctor.bounded import read_regular
+    from dlldoctor.resources import read_compiled as read_file
 
-    try:
-        data = json.loads(read_regular(root / NAME, MAX_SIZE, root=root))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("digest") != digest:
+    data = read_file(root)
+    if data is None or data.get("format") != FORMAT or data.get("digest") != digest:
         return None
     parts = data.get("parts")
     return parts if isinstance(parts, dict) else None

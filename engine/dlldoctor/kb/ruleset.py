@@ -361,11 +361,28 @@ def compiled_text(root: Path) -> str:
     parts, problems = lint_parts(root)
     if parts is None:
         raise RuleError(f"{root}: {len(problems)} problems; run `dlldoctor rules lint`")
-    text = render(content_digest(root), parts)
+    text = render(content_digest(root), parts, _data_values(root))
     # What is read back must build the very set the files build, or the file would change the answers.
     if rule_set_from_parts(root, "", json.loads(text)["parts"]) != rule_set_from_parts(root, "", parts):
         raise RuleError(f"{root}: the rule data does not survive JSON; keep rule files to plain values")
     return text
+
+
+def _data_values(root: Path) -> dict[str, Any]:
+    """Each reference data file parsed, under the hash of its bytes; one JSON cannot hold alike is left
+    out (it is then parsed at run time)."""
+    import hashlib
+    import json
+
+    from dlldoctor.resources import parse_yaml
+
+    out: dict[str, Any] = {}
+    for path in sorted((root / "data").glob("*.yaml")):
+        raw = path.read_bytes()
+        value = parse_yaml(raw.decode("utf-8"))[1]
+        if json.loads(json.dumps(value)) == value:
+            out[path.stem] = {"sha256": hashlib.sha256(raw).hexdigest(), "value": value}
+    return out
 
 
 def _built_in(root: Path, digest: str) -> tuple[RuleSet, list[Problem]] | None:
