@@ -4,14 +4,29 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from dlldoctor.cli.common import add_format_option, use_colour, write
+from dlldoctor.cli.common import (
+    CI_FORMATS,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    FORMATS,
+    add_format_option,
+    add_selection_options,
+    use_colour,
+    write,
+)
 from dlldoctor.cli.scan_options import (
     add_environment_options,
     add_performance_options,
     run_scans,
     scan_options,
 )
+
+if TYPE_CHECKING:
+    from dlldoctor.diagnose.verdicts import ProbedRule
+    from dlldoctor.scan.result import ScanResult
 
 NAME = "scan"
 HELP = "check that every extension module and DLL of a wheel, folder or file would load on Windows"
@@ -25,8 +40,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help="a .whl, a folder (site-packages, an environment root, any folder) or a PE file",
     )
     add_environment_options(parser)
-    add_format_option(parser)
-    parser.add_argument("-v", "--verbose", action="store_true", help="show more detail")
+    add_selection_options(parser)
+    add_format_option(parser, FORMATS + CI_FORMATS)
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="show more detail (hints, and the table of files)"
+    )
+    parser.add_argument("--files", action="store_true", help="list every PE file, also when all is well")
     parser.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the diagnoses")
     parser.add_argument(
         "--together",
@@ -36,20 +55,41 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     add_performance_options(parser)
 
 
+def render(results: list[ScanResult[ProbedRule]], args: argparse.Namespace) -> str:
+    if args.format in ("json", "markdown", "sarif", "github"):
+        import importlib
+
+        module = importlib.import_module(f"dlldoctor.formats.scan_{args.format}")
+        text: str = module.render(results, lang=args.lang)
+        return text
+    from dlldoctor.formats import scan_text
+
+    return scan_text.render(
+        results,
+        colour=use_colour(),
+        verbose=args.verbose,
+        lang=args.lang,
+        files=args.files or args.verbose,
+    )
+
+
+def status(results: list[ScanResult[ProbedRule]]) -> int:
+    """2 when a target holds no PE file (not a Windows target), else 1 when anything is wrong, else 0."""
+    if any(not r.files for r in results):
+        return EXIT_USAGE
+    problems = any(r.errors or any(d.rule.severity == "error" for d in r.diagnoses) for r in results)
+    return EXIT_PROBLEMS if problems else EXIT_OK
+
+
 def execute(args: argparse.Namespace) -> int:
     options = scan_options(args)
     results = run_scans(args, options)  # scanned and diagnosed, on every core
-    if args.format == "json":
-        from dlldoctor.formats import scan_json
-
-        write(scan_json.render(results, lang=args.lang))
-    elif args.format == "markdown":
-        from dlldoctor.formats import scan_markdown
-
-        write(scan_markdown.render(results, lang=args.lang))
-    else:
-        from dlldoctor.formats import scan_text
-
-        write(scan_text.render(results, colour=use_colour(sys.stdout), verbose=args.verbose, lang=args.lang))
-    problems = any(r.errors or any(d.rule.severity == "error" for d in r.diagnoses) for r in results)
-    return 1 if problems else 0
+    write(render(results, args))
+    for result in results:
+        if not result.files:
+            write(
+                f"dlldoctor: error: {result.target}: not a Windows target (no DLL, .pyd or .exe in it); "
+                "nothing was checked",
+                sys.stderr,
+            )
+    return status(results)

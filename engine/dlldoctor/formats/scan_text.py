@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dlldoctor.diagnose.verdicts import ProbedRule
+from dlldoctor.formats.links import rule_url
 from dlldoctor.formats.style import Style
 from dlldoctor.loader.findings import Finding
 from dlldoctor.pe.model import PEImage
@@ -42,6 +43,7 @@ def _diagnoses(result: ScanResult[ProbedRule], style: Style, lang: str) -> list[
         for step, fix in enumerate(rule.fixes, 1):
             lines.append(f"     {'修复' if zh else 'fix'} {step}: {fix.text.get(lang)}")
             lines.extend(style(f"        {shell}> {command}", "cyan") for shell, command in fix.commands)
+        lines.append(style(f"     {'文档' if zh else 'docs'}: {rule_url(rule)}", "dim"))
         if len(group) > 1:
             others = ", ".join(p.rule.id for p in group[1:])
             lines.append(
@@ -53,20 +55,39 @@ def _diagnoses(result: ScanResult[ProbedRule], style: Style, lang: str) -> list[
     return lines
 
 
-def render_one(result: ScanResult[ProbedRule], style: Style, verbose: bool = False, lang: str = "en") -> str:
+def verdict_line(result: ScanResult[ProbedRule], style: Style) -> str:
+    """The first line: the target and what is wrong with it (or that nothing is), then the context."""
     env = result.environment
     errors = sum(f.severity == "error" for f in result.findings)
     warnings = sum(f.severity == "warning" for f in result.findings)
     python = f"Python {env.python[0]}.{env.python[1]}" if env.python else "Python version unknown"
-    verdict = (
-        style("no problems found", "green") if not errors else style(f"{errors} error(s)", "red", "bold")
-    )
-    lines = [
-        style(f"dlldoctor scan: {result.target}", "bold"),
-        f"  {python}, {env.machine} process, {len(result.files)} PE file(s): {verdict}"
-        + (f", {warnings} warning(s)" if warnings else ""),
-        "",
-    ]
+    if not result.files:
+        return style(
+            f"? {result.target}: not a Windows target (no DLL, .pyd or .exe in it)", "yellow", "bold"
+        )
+    if errors:
+        verdict = style(f"✗ {result.target}: {errors} error(s)", "red", "bold")
+    else:
+        verdict = style(f"✓ {result.target}: no problems found", "green", "bold")
+    tail = f", {warnings} warning(s)" if warnings else ""
+    return f"{verdict}{tail}  ({python}, {env.machine} process, {len(result.files)} PE file(s))"
+
+
+def render_one(
+    result: ScanResult[ProbedRule],
+    style: Style,
+    verbose: bool = False,
+    lang: str = "en",
+    files: bool = False,
+) -> str:
+    lines = [verdict_line(result, style)]
+    quiet = not result.findings and not result.diagnoses and not files and not verbose
+    if quiet:
+        count = len(result.environment.assumptions)
+        if result.files and count:
+            lines.append(style(f"  {count} assumption(s) about the Windows machine; -v lists them", "dim"))
+        return "\n".join(lines) + "\n"
+    lines.append("")
     if result.diagnoses:
         lines.extend(_diagnoses(result, style, lang))
     shown = [f for f in result.findings if verbose or f.severity != "info"]
@@ -78,7 +99,17 @@ def render_one(result: ScanResult[ProbedRule], style: Style, verbose: bool = Fal
         lines.append("")
     if hints:
         lines += [style(f"{hints} hint(s) about files nothing is known to load; -v shows them", "dim"), ""]
-    lines.append(style("Files", "bold"))
+    if files and result.files:
+        lines.extend(_files(result, style))
+    elif result.files:
+        lines += [style(f"{len(result.files)} PE file(s) checked; --files lists them", "dim"), ""]
+    lines.append(style("Assumptions", "bold"))
+    lines.extend(f"  - {a}" for a in result.environment.assumptions)
+    return "\n".join(lines) + "\n"
+
+
+def _files(result: ScanResult[ProbedRule], style: Style) -> list[str]:
+    lines = [style("Files", "bold")]
     width = max((len(f.entry.relpath) for f in result.files), default=0)
     for report in sorted(result.files, key=lambda f: f.entry.relpath):
         facts = report.facts
@@ -92,13 +123,15 @@ def render_one(result: ScanResult[ProbedRule], style: Style, verbose: bool = Fal
             detail = style(f"corrupt: {facts}", "red")
         lines.append(f"  {report.entry.relpath:<{width}}  {detail}")
     lines.append("")
-    lines.append(style("Assumptions", "bold"))
-    lines.extend(f"  - {a}" for a in result.environment.assumptions)
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def render(
-    results: list[ScanResult[ProbedRule]], colour: bool = False, verbose: bool = False, lang: str = "en"
+    results: list[ScanResult[ProbedRule]],
+    colour: bool = False,
+    verbose: bool = False,
+    lang: str = "en",
+    files: bool = False,
 ) -> str:
     style = Style(colour)
-    return "\n".join(render_one(r, style, verbose, lang) for r in results)
+    return "\n".join(render_one(r, style, verbose, lang, files) for r in results)
