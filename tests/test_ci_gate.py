@@ -218,3 +218,36 @@ def test_the_gate_flags_torch_2_4_and_passes_torch_2_13() -> None:
     assert passed.returncode == 0, passed.stdout
     assert not [line for line in passed.stdout.splitlines() if line.startswith("::error")]
     assert passed.stdout.splitlines()[-1] == "dlldoctor: 1 target(s) scanned: no problems found"
+
+
+def _recipe() -> dict[str, object]:
+    import tomllib
+
+    text = (ROOT / "docs" / "release-gate.md").read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(.*?)```", text, re.S)
+    assert block
+    windows: dict[str, object] = tomllib.loads(block.group(1))["tool"]["cibuildwheel"]["windows"]
+    return windows
+
+
+def test_the_cibuildwheel_recipe_scans_the_repaired_wheel(tmp_path: Path, pe_bin: Path) -> None:
+    recipe = _recipe()
+    assert "dlldoctor" in str(recipe["before-build"]).split()
+    commands = recipe["repair-wheel-command"]
+    assert isinstance(commands, list) and commands[0].startswith("delvewheel repair -w {dest_dir} {wheel}")
+    scan = commands[-1]
+    assert scan.startswith("dlldoctor scan ")
+    # cibuildwheel fills in {dest_dir}; on Windows no shell expands the pattern, so dlldoctor does.
+    dest = tmp_path / "repaired"
+    dest.mkdir()
+    import zipfile
+
+    wheel = dest / "demo-1.0-cp311-cp311-win_amd64.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.write(pe_bin / "x64" / "chain_c.dll", "demo/chain_c.dll")
+    words = scan.replace("{dest_dir}", str(dest)).split()
+    done = run(*words[1:])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith(f"✓ {wheel}: no problems found")
+    missing = run("scan", str(tmp_path / "nothing" / "*.whl"))
+    assert missing.returncode == 2 and missing.stderr.endswith("*.whl: no file matches\n")

@@ -81,7 +81,27 @@ def status(results: list[ScanResult[ProbedRule]]) -> int:
     return EXIT_PROBLEMS if problems else EXIT_OK
 
 
+def expand(targets: list[str]) -> list[str]:
+    """Glob patterns the shell left alone (cmd.exe, cibuildwheel's commands on Windows) are expanded here."""
+    import glob
+    from pathlib import Path
+
+    from dlldoctor.errors import InputError
+
+    out: list[str] = []
+    for target in targets:
+        if any(ch in target for ch in "*?[") and not Path(target).exists():
+            matches = sorted(glob.glob(target))
+            if not matches:
+                raise InputError(f"{target}: no file matches")
+            out += matches
+        else:
+            out.append(target)
+    return out
+
+
 def execute(args: argparse.Namespace) -> int:
+    args.targets = expand(args.targets)
     options = scan_options(args)
     results = run_scans(args, options)  # scanned and diagnosed, on every core
     write(render(results, args))
