@@ -83,7 +83,6 @@ def status(results: list[ScanResult[ProbedRule]]) -> int:
 
 def expand(targets: list[str]) -> list[str]:
     """Glob patterns the shell left alone (cmd.exe, cibuildwheel's commands on Windows) are expanded here."""
-    import glob
     from pathlib import Path
 
     from dlldoctor.errors import InputError
@@ -91,7 +90,9 @@ def expand(targets: list[str]) -> list[str]:
     out: list[str] = []
     for target in targets:
         if any(ch in target for ch in "*?[") and not Path(target).exists():
-            matches = sorted(glob.glob(target))
+            path = Path(target)
+            anchor = Path(path.anchor) if path.is_absolute() else Path()
+            matches = sorted(str(p) for p in anchor.glob(str(path.relative_to(anchor))))
             if not matches:
                 raise InputError(f"{target}: no file matches")
             out += matches

@@ -10,7 +10,8 @@ def _label(node: Node, style: Style) -> str:
     res = node.resolution
     name = style(res.name, "bold")
     if res.status == "missing":
-        return f"{name}  {style('[not found]', 'red', 'bold')}"
+        looked = f"  looked in: {'; '.join(res.considered)}" if res.considered else ""
+        return f"{name}  {style('[not found]', 'red', 'bold')}{style(looked, 'dim')}"
     if res.status == "wrong-machine":
         return f"{name}  {style('[wrong machine: ' + res.location + ']', 'red', 'bold')}"
     if res.status == "corrupt" or node.defect is not None:
@@ -47,8 +48,9 @@ def _items(node: Node, verbose: bool, style: Style) -> list[Node | str]:
     return items
 
 
-def _lines(root: Node, verbose: bool, style: Style, out: list[str]) -> None:
-    """The tree below ``root``, depth first, without recursion (a chain may be thousands deep)."""
+def _lines(root: Node, verbose: bool, style: Style, out: list[str], max_depth: int | None = None) -> None:
+    """The tree below ``root``, depth first, without recursion (a chain may be thousands deep);
+    ``max_depth`` levels at most, the rest counted."""
     stack: list[tuple[list[Node | str], int, str, int]] = [(_items(root, verbose, style), 0, "", 1)]
     while stack:
         items, index, prefix, depth = stack.pop()
@@ -63,16 +65,31 @@ def _lines(root: Node, verbose: bool, style: Style, out: list[str]) -> None:
             continue
         deep = style(f"[depth {depth}] ", "dim") if depth > MAX_INDENT else ""
         out.append(prefix + branch + deep + _label(item, style))
-        if not item.repeat:
-            below = prefix if depth >= MAX_INDENT else prefix + ("    " if last else "│   ")
-            stack.append((_items(item, verbose, style), 0, below, depth + 1))
+        if item.repeat:
+            continue
+        below = prefix if depth >= MAX_INDENT else prefix + ("    " if last else "│   ")
+        if max_depth is not None and depth >= max_depth:
+            hidden = len(item.walk()) - 1
+            if hidden:
+                out.append(
+                    below + "└── " + style(f"… {hidden} more below (deeper than --depth {max_depth})", "dim")
+                )
+            continue
+        stack.append((_items(item, verbose, style), 0, below, depth + 1))
 
 
-def render(relpath: str, context: str, tree: Node, verbose: bool = False, colour: bool = False) -> str:
+def render(
+    relpath: str,
+    context: str,
+    tree: Node,
+    verbose: bool = False,
+    colour: bool = False,
+    max_depth: int | None = None,
+) -> str:
     style = Style(colour)
     head = f"{style(relpath, 'bold')}  {style('[' + context + ']', 'cyan')}"
     if tree.defect is not None:
         head += "  " + style(f"[corrupt: {tree.defect}]", "red", "bold")
     out = [head]
-    _lines(tree, verbose, style, out)
+    _lines(tree, verbose, style, out, max_depth)
     return "\n".join(out) + "\n"
