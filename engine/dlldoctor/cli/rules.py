@@ -152,6 +152,7 @@ def _add_priors(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--repo", type=Path, default=Path(), help="the checkout holding corpus/ (default: .)")
     p.add_argument("--out", type=Path, help="write the priors here (rules/data/priors.yaml)")
     p.add_argument("--check", action="store_true", help="with --out: only check that the file is up to date")
+    add_format_option(p)
     p.set_defaults(_rules=_priors)
 
 
@@ -160,6 +161,9 @@ def _priors(args: argparse.Namespace) -> int:
 
     data = priors_data(args.repo, _load(args))
     content = render_priors(data)
+    if args.format == "json" and args.out is None:
+        write(json_text({"version": 1, **data}))
+        return EXIT_OK
     if args.out is None:
         write(content)
         return EXIT_OK
