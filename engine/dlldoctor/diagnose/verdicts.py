@@ -151,6 +151,13 @@ class DiagnoseWithRules:
         rule_set = configured_rule_set(
             self.rules_root, self.extra, self.select, self.ignore, use_cache=self.use_cache
         )
+        from dlldoctor.kb.machines import load_variants, rule_for_machine
+
         rules = rule_set.active_rules()
+        variants = load_variants(Path(rule_set.root))
         for result in results:
-            result.diagnoses = confirmed_diagnoses(result, rules, rule_set.families)
+            machine = result.environment.machine
+            result.diagnoses = [
+                replace(p, rule=rule_for_machine(p.rule, machine, variants))
+                for p in confirmed_diagnoses(result, rules, rule_set.families)
+            ]
