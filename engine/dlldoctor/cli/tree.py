@@ -39,6 +39,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     add_environment_options(parser)
     add_format_option(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="also show the system DLLs")
+    parser.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the tree's words")
 
 
 def _matches(args: argparse.Namespace, result: ScanResult[object]) -> list[str]:
@@ -87,11 +88,17 @@ def execute(args: argparse.Namespace) -> int:
 
         colour = use_colour() and args.format == "text"
         text = "\n".join(
-            tree_text.render(rel, ctx, tree, verbose=args.verbose, colour=colour, max_depth=args.depth)
+            tree_text.render(
+                rel, ctx, tree, verbose=args.verbose, colour=colour, max_depth=args.depth, lang=args.lang
+            )
             for rel, ctx, tree in shown
         )
         if args.depth is not None and any(failures):
-            text += f"✗ a DLL does not load ({', '.join(sorted({f for f in failures if f}))}); it may be deeper than --depth {args.depth}\n"
+            kinds = ", ".join(sorted({f for f in failures if f}))
+            if args.lang == "zh":
+                text += f"✗ 有 DLL 无法加载（{kinds}），可能在 --depth {args.depth} 之下\n"
+            else:
+                text += f"✗ a DLL does not load ({kinds}); it may be deeper than --depth {args.depth}\n"
         write(f"```text\n{text.rstrip()}\n```" if args.format == "markdown" else text)
     return EXIT_PROBLEMS if any(f is not None for f in failures) else EXIT_OK
 
