@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
+
+from dlldoctor.resources import schema_path
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "corpus" / "examples" / "site-packages"
@@ -57,6 +60,21 @@ def test_json_tree_is_nested_and_versioned() -> None:
     assert c["considered"][-1] == "System32\\chain_c.dll"
     cut = json.loads(run("tree", str(EXAMPLE), "--format", "json", "--depth", "1").stdout)
     assert cut["trees"][0]["tree"]["children"][0]["truncated"] == 2
+    validator = jsonschema.Draft202012Validator(json.loads(schema_path("tree").read_text(encoding="utf-8")))
+    validator.validate(data)
+    validator.validate(cut)
+    c["status"] = "lost"
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate(data)
+
+
+def test_tree_schema_statuses_are_the_vocabulary() -> None:
+    from dlldoctor import vocabulary
+
+    schema = json.loads(schema_path("tree").read_text(encoding="utf-8"))
+    assert schema["$defs"]["node"]["properties"]["status"]["enum"] == list(vocabulary.RESOLUTION_STATUSES)
+    contexts = schema["properties"]["trees"]["items"]["properties"]["context"]["enum"]
+    assert contexts == list(vocabulary.LOAD_CONTEXTS)
 
 
 def test_imports_and_exports_of_one_file() -> None:
