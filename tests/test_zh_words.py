@@ -45,3 +45,11 @@ def test_tree_words_are_chinese() -> None:
     assert "chain_a.dll  [同一文件夹]" in lines[1]
     assert "chain_c.dll  [找不到]  查找过: site-packages\\chain_c.dll；" in lines[3]
     assert lines[-1] == "└── + 1 个系统 DLL：python311.dll"
+
+
+def test_scan_markdown_in_chinese() -> None:
+    done = run("scan", str(EXAMPLE), "--python", "3.11", "--lang", "zh", "--format", "markdown")
+    assert done.stdout.startswith("### dlldoctor scan：1 个目标，1 个错误\n")
+    assert "| 目标 | 结论 | Python | 进程 | PE 文件 | 警告 |" in done.stdout
+    assert "| 缺少 DLL |" in done.stdout and "chain_b.dll 需要的 chain_c.dll 找不到" in done.stdout
+    assert "Findings" not in done.stdout and "Assumptions" not in done.stdout

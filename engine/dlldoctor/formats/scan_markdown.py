@@ -8,6 +8,7 @@ What does not fit the limit is cut from the folded parts, last first, and the cu
 from __future__ import annotations
 
 from dlldoctor.diagnose.verdicts import ProbedRule
+from dlldoctor.formats import scan_words as words
 from dlldoctor.formats.links import rule_url
 from dlldoctor.pe.model import PEImage
 from dlldoctor.scan.result import ScanResult
@@ -15,6 +16,30 @@ from dlldoctor.scan.result import ScanResult
 GITHUB_LIMIT = 65_536  # characters GitHub accepts in an issue or comment body
 BUDGET = GITHUB_LIMIT - 1_536  # room for the text the user writes around the report
 MAX_MESSAGE = 400
+
+
+MD = {
+    "en": {
+        "summary": "| target | verdict | Python | process | PE files | warnings |",
+        "causes": "Causes",
+        "findings": "| target | severity | kind | chain | message |",
+        "files_of": "Files of <code>{target}</code> ({n})",
+        "title": "dlldoctor scan: {n} target(s), {verdict}",
+        "left_out": "Left out to fit an issue: {names}; `dlldoctor scan --format json` has everything.",
+    },
+    "zh": {
+        "summary": "| 目标 | 结论 | Python | 进程 | PE 文件 | 警告 |",
+        "causes": "原因",
+        "findings": "| 目标 | 严重程度 | 类型 | 加载链 | 说明 |",
+        "files_of": "<code>{target}</code> 的文件（{n} 个）",
+        "title": "dlldoctor scan：{n} 个目标，{verdict}",
+        "left_out": "为适应 issue 的长度而省略：{names}；`dlldoctor scan --format json` 包含全部内容。",
+    },
+}
+
+
+def _md(lang: str, key: str, **values: object) -> str:
+    return MD["zh" if lang == "zh" else "en"][key].format(**values)
 
 
 def _cell(text: str) -> str:
@@ -25,21 +50,21 @@ def _short(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _verdict(result: ScanResult[ProbedRule]) -> str:
+def _verdict(result: ScanResult[ProbedRule], lang: str) -> str:
     if not result.files:
-        return "not a Windows target"
+        return words.label(lang, "not_windows")
     errors = sum(f.severity == "error" for f in result.findings)
-    return f"✗ {errors} error(s)" if errors else "✓ no problems found"
+    return "✗ " + words.label(lang, "errors", n=errors) if errors else "✓ " + words.label(lang, "healthy")
 
 
-def _summary(results: list[ScanResult[ProbedRule]]) -> list[str]:
-    lines = ["| target | verdict | Python | process | PE files | warnings |", "|---|---|---|---|---|---|"]
+def _summary(results: list[ScanResult[ProbedRule]], lang: str) -> list[str]:
+    lines = [_md(lang, "summary"), "|---|---|---|---|---|---|"]
     for r in results:
         env = r.environment
         python = f"{env.python[0]}.{env.python[1]}" if env.python else "unknown"
         warnings = sum(f.severity == "warning" for f in r.findings)
         lines.append(
-            f"| `{_cell(r.target)}` | {_verdict(r)} | {python} | {env.machine} | {len(r.files)} | {warnings} |"
+            f"| `{_cell(r.target)}` | {_verdict(r, lang)} | {python} | {env.machine} | {len(r.files)} | {warnings} |"
         )
     return lines
 
@@ -57,7 +82,7 @@ def _causes(results: list[ScanResult[ProbedRule]], lang: str) -> list[str]:
                 others.append(probed.rule.id)
     if not seen:
         return []
-    lines = ["#### Causes", ""]
+    lines = [f"#### {_md(lang, 'causes')}", ""]
     for n, (probed, targets, others) in enumerate(seen.values(), 1):
         rule = probed.rule
         names = ", ".join(f"`{_cell(t)}`" for t in targets[:6])
@@ -68,37 +93,39 @@ def _causes(results: list[ScanResult[ProbedRule]], lang: str) -> list[str]:
         )
         lines += [f"   - {_cell(_short(line))}" for line in probed.evidence[:4]]
         for step, fix in enumerate(rule.fixes, 1):
-            lines.append(f"   - fix {step}: {_cell(fix.text.get(lang))}")
+            lines.append(f"   - {words.label(lang, 'fix')} {step}: {_cell(fix.text.get(lang))}")
             lines += [
                 f"     - {shell}: `{command}`" for shell, command in fix.commands if "\n" not in command
             ]
         if others:
-            lines.append(f"   - also confirmed for this cause: {', '.join(f'`{o}`' for o in others)}")
+            lines.append(f"   - {words.label(lang, 'also')}: {', '.join(f'`{o}`' for o in others)}")
     lines.append("")
     return lines
 
 
-def _findings(results: list[ScanResult[ProbedRule]]) -> list[str]:
+def _findings(results: list[ScanResult[ProbedRule]], lang: str) -> list[str]:
     rows = [(r.target, f) for r in results for f in r.findings]
     if not rows:
         return []
     lines = [
-        f"<details><summary>Findings ({len(rows)})</summary>",
+        f"<details><summary>{words.label(lang, 'findings')} ({len(rows)})</summary>",
         "",
-        "| target | severity | kind | chain | message |",
+        _md(lang, "findings"),
         "|---|---|---|---|---|",
     ]
     for target, f in rows:
         chain = " → ".join(f"`{c}`" for c in f.chain)
+        message = _cell(_short(words.finding_message(f, lang)))
         lines.append(
-            f"| `{_cell(target)}` | {f.severity} | {f.kind} | {chain} | {_cell(_short(f.message))} |"
+            f"| `{_cell(target)}` | {f.severity} | {words.kind(f.kind, lang)} | {chain} | {message} |"
         )
     return [*lines, "", "</details>", ""]
 
 
-def _files(result: ScanResult[ProbedRule]) -> list[str]:
+def _files(result: ScanResult[ProbedRule], lang: str) -> list[str]:
+    title = _md(lang, "files_of", target=_cell(result.target), n=len(result.files))
     lines = [
-        f"<details><summary>Files of <code>{_cell(result.target)}</code> ({len(result.files)})</summary>",
+        f"<details><summary>{title}</summary>",
         "",
         "| file | role | machine | linker | size |",
         "|---|---|---|---|---|",
@@ -115,14 +142,14 @@ def _files(result: ScanResult[ProbedRule]) -> list[str]:
     return [*lines, "", "</details>", ""]
 
 
-def _assumptions(results: list[ScanResult[ProbedRule]]) -> list[str]:
+def _assumptions(results: list[ScanResult[ProbedRule]], lang: str) -> list[str]:
     counts: dict[str, int] = {}
     for r in results:
         for a in r.environment.assumptions:
             counts[a] = counts.get(a, 0) + 1
     if not counts:
         return []
-    lines = ["<details><summary>Assumptions</summary>", ""]
+    lines = [f"<details><summary>{words.label(lang, 'assumptions')}</summary>", ""]
     total = len(results)
     for text, n in counts.items():
         lines.append(f"- {_cell(text)}" + (f" ({n} of {total} targets)" if total > 1 and n < total else ""))
@@ -131,10 +158,10 @@ def _assumptions(results: list[ScanResult[ProbedRule]]) -> list[str]:
 
 def render(results: list[ScanResult[ProbedRule]], lang: str = "en") -> str:
     errors = sum(len(r.errors) for r in results)
-    verdict = f"{errors} error(s)" if errors else "no problems found"
-    head = [f"### dlldoctor scan: {len(results)} target(s), {verdict}", "", *_summary(results), ""]
+    verdict = words.label(lang, "errors", n=errors) if errors else words.label(lang, "healthy")
+    head = [f"### {_md(lang, 'title', n=len(results), verdict=verdict)}", "", *_summary(results, lang), ""]
     head += _causes(results, lang)
-    parts = [_findings(results), _assumptions(results), *(_files(r) for r in results)]
+    parts = [_findings(results, lang), _assumptions(results, lang), *(_files(r, lang) for r in results)]
     text = "\n".join(head)
     # Folded parts in order while they fit; a part that does not is named instead of shown.
     left_out: list[str] = []
@@ -152,7 +179,5 @@ def render(results: list[ScanResult[ProbedRule]], lang: str = "en") -> str:
     out = "\n".join([text, *body])
     if left_out:
         names = "; ".join(left_out[:5]) + (f" and {len(left_out) - 5} more" if len(left_out) > 5 else "")
-        out += (
-            f"\n_Left out to fit an issue: {_cell(names)}; `dlldoctor scan --format json` has everything._\n"
-        )
+        out += "\n_" + _md(lang, "left_out", names=_cell(names)) + "_\n"
     return out[:BUDGET]
