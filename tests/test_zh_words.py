@@ -53,3 +53,13 @@ def test_scan_markdown_in_chinese() -> None:
     assert "| 目标 | 结论 | Python | 进程 | PE 文件 | 警告 |" in done.stdout
     assert "| 缺少 DLL |" in done.stdout and "chain_b.dll 需要的 chain_c.dll 找不到" in done.stdout
     assert "Findings" not in done.stdout and "Assumptions" not in done.stdout
+
+
+def test_not_a_windows_target_in_chinese(tmp_path: Path) -> None:
+    done = run("scan", str(tmp_path), "--lang", "zh")
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == f"dlldoctor: 错误: {tmp_path}：不是 Windows 目标（其中没有 DLL、.pyd 或 .exe），未做任何检查\n"
+    )
+    assert done.stdout.startswith(f"? {tmp_path}：不是 Windows 目标")

@@ -108,9 +108,12 @@ def execute(args: argparse.Namespace) -> int:
     write(render(results, args))
     for result in results:
         if not result.files:
-            write(
-                f"dlldoctor: error: {result.target}: not a Windows target (no DLL, .pyd or .exe in it); "
-                "nothing was checked",
-                sys.stderr,
-            )
+            if args.lang == "zh":
+                line = f"dlldoctor: 错误: {result.target}：不是 Windows 目标（其中没有 DLL、.pyd 或 .exe），未做任何检查"
+            else:
+                line = (
+                    f"dlldoctor: error: {result.target}: not a Windows target (no DLL, .pyd or .exe in it); "
+                    "nothing was checked"
+                )
+            write(line, sys.stderr)
     return status(results)
