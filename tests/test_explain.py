@@ -93,14 +93,16 @@ def test_text_answer_follows_the_error_language_and_lang_overrides(
 ) -> None:
     assert main(["explain", PAGING_ZH]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("从文本中读到的信息\n")
+    assert out.startswith("1. 页面文件太小，无法映射 CUDA DLL (WinError 1455)")  # the top cause first
+    assert "\n从文本中读到的信息\n" in out
     assert re.search(r"^  错误代码 +1455 \(ERROR_COMMITMENT_LIMIT\)$", out, re.MULTILINE)
     assert "1. 页面文件太小，无法映射 CUDA DLL (WinError 1455)" in out
     assert "cmd> SystemPropertiesPerformance.exe" in out
     assert "\x1b[" not in out
     assert main(["explain", "--lang", "en", PAGING_ZH]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("Facts found\n")
+    assert out.startswith("1. The paging file is too small to map the CUDA DLLs (WinError 1455)")
+    assert "\nFacts found\n" in out
     assert "1. The paging file is too small to map the CUDA DLLs (WinError 1455)" in out
 
 
@@ -115,12 +117,16 @@ def test_traditional_chinese_text_gets_a_chinese_answer() -> None:
 def test_markdown_is_for_an_issue(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "--format", "markdown", "--lang", "en", PAGING_ZH]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("### Facts found\n")
+    assert out.startswith("### Likely causes, best first\n\n1. **The paging file is too small")
     assert "- **error code:** `1455 (ERROR_COMMITMENT_LIMIT)`" in out
     assert (
-        "1. **The paging file is too small to map the CUDA DLLs (WinError 1455)** — `winerror-1455-paging-file`"
-        in out
+        "1. **The paging file is too small to map the CUDA DLLs (WinError 1455)** — "
+        "[`winerror-1455-paging-file`](https://github.com/dlldoctor/dlldoctor/blob/main/docs/rules/"
+        "paging-file.md#winerror-1455-paging-file)" in out
     )
+    # The pasted text is in the answer, folded, after the causes and the facts.
+    assert out.index("### Facts found") < out.index("<details><summary>The error text</summary>")
+    assert PAGING_ZH.strip().splitlines()[-1] in out
 
 
 def test_bare_import_error_gives_honest_candidates_and_what_decides() -> None:

@@ -284,11 +284,18 @@ def test_rules_test_reports_the_exact_set_that_fires(
     assert main(["rules", "test", "--rules", str(root), "alpha"]) == 0
 
 
-def test_new_writes_a_skeleton_that_lints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_new_writes_a_skeleton_that_lint_calls_unfinished(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = scratch(tmp_path, {})
     assert main(["rules", "new", "my-new-rule", "--category", "ucrt-missing", "--rules", str(root)]) == 0
     assert (root / "ucrt-missing" / "my-new-rule.yaml").is_file()
-    assert main(["rules", "lint", "--rules", str(root)]) == 0
+    capsys.readouterr()
+    # The skeleton passes the schema, but its TODO placeholders must not reach users' answers.
+    assert main(["rules", "lint", "--rules", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert "my-new-rule.yaml:9: title.en: unfinished skeleton: replace the TODO placeholder" in out
+    assert "references[0]: unfinished skeleton" in out
     assert main(["rules", "new", "my-new-rule", "--category", "ucrt-missing", "--rules", str(root)]) == 2
     assert main(["rules", "new", "Bad_Id", "--category", "ucrt-missing", "--rules", str(root)]) == 2
     assert main(["rules", "new", "x", "--category", "no-such", "--rules", str(root)]) == 2

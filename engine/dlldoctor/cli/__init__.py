@@ -9,7 +9,15 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from dlldoctor import __version__
-from dlldoctor.cli.common import EXIT_OK, EXIT_USAGE, Parser, printable_output
+from dlldoctor.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    Parser,
+    add_output_options,
+    close_output,
+    open_output,
+    printable_output,
+)
 from dlldoctor.errors import DllDoctorError
 
 # Subcommand modules in the order ``--help`` lists them. Each defines NAME, HELP,
@@ -40,7 +48,17 @@ def build_parser() -> argparse.ArgumentParser:
         command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.configure_parser(command)
         command.set_defaults(_execute=module.execute)
+        for leaf in _leaves(command):
+            add_output_options(leaf)
     return parser
+
+
+def _leaves(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parsers that run something: a command, or each action of a command with actions (rules)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        return [parser]
+    return [leaf for sub in subs for child in sub.choices.values() for leaf in _leaves(child)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -48,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        open_output(args)
         status: int = args._execute(args)
     except DllDoctorError as e:
         print(f"dlldoctor: error: {e}", file=sys.stderr)
@@ -59,4 +78,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (e.g. `| head`); nothing left to say.
         sys.stderr.close()
         return status if "status" in locals() else EXIT_OK
+    finally:
+        close_output()
     return status

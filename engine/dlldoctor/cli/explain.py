@@ -8,7 +8,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dlldoctor.bounded import UnsafeFile, read_text_input
-from dlldoctor.cli.common import add_format_option, add_rules_option, printable_output, use_colour, write
+from dlldoctor.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    add_format_option,
+    add_rules_option,
+    add_selection_options,
+    names,
+    printable_output,
+    use_colour,
+    write,
+)
 from dlldoctor.cli.scan_options import add_environment_options
 from dlldoctor.errors import InputError
 
@@ -37,6 +47,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     add_format_option(parser)
     add_rules_option(parser)
+    add_selection_options(parser)
     parser.add_argument(
         "--target",
         action="append",
@@ -99,22 +110,24 @@ def execute(args: argparse.Namespace) -> int:
 
     from dlldoctor.diagnose.explain import explain_text
     from dlldoctor.formats import explain as fmt
-    from dlldoctor.kb.ruleset import load_rule_set
+    from dlldoctor.kb.selection import configured_rule_set
 
-    rule_set = load_rule_set(args.rules)
+    rule_set = configured_rule_set(
+        args.rules, tuple(args.extra_rules), names(args.select), names(args.ignore)
+    )
     ex = explain_text(text, rule_set, lang=args.lang)
     if args.target:
-        return _with_targets(args, ex, rule_set)
+        return _with_targets(args, ex, rule_set, text)
     if args.format == "json":
         write(fmt.render_json(ex, rule_set.families))
     elif args.format == "markdown":
-        write(fmt.render_markdown(ex, rule_set.families))
+        write(fmt.render_markdown(ex, rule_set.families, text))
     else:
-        write(fmt.render_text(ex, rule_set.families, colour=use_colour(sys.stdout)))
-    return 1 if ex.diagnoses else 0
+        write(fmt.render_text(ex, rule_set.families, colour=use_colour()))
+    return EXIT_PROBLEMS if ex.diagnoses else EXIT_OK
 
 
-def _with_targets(args: argparse.Namespace, ex: Explanation, rule_set: RuleSet) -> int:
+def _with_targets(args: argparse.Namespace, ex: Explanation, rule_set: RuleSet, text: str) -> int:
     """The text's causes, each confirmed, refuted or left open by probes on the scanned targets."""
     from dlldoctor.diagnose.crosscheck import check
     from dlldoctor.formats import explain as fmt
@@ -130,12 +143,14 @@ def _with_targets(args: argparse.Namespace, ex: Explanation, rule_set: RuleSet) 
     if args.format == "json":
         write(target_fmt.render_json(ex, rule_set.families, results, checks))
     elif args.format == "markdown":
-        write(fmt.render_markdown(ex, rule_set.families) + "\n\n" + target_fmt.render_markdown(ex, checks))
+        write(
+            fmt.render_markdown(ex, rule_set.families, text) + "\n\n" + target_fmt.render_markdown(ex, checks)
+        )
     else:
-        colour = use_colour(sys.stdout)
+        colour = use_colour()
         write(
             fmt.render_text(ex, rule_set.families, colour=colour)
             + "\n\n"
             + target_fmt.render_text(ex, checks, colour)
         )
-    return 1 if ex.diagnoses or any(c.verdict == "confirmed" for c in checks) else 0
+    return EXIT_PROBLEMS if ex.diagnoses or any(c.verdict == "confirmed" for c in checks) else EXIT_OK

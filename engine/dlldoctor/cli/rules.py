@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 from dlldoctor.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
     Parser,
     add_format_option,
     add_rules_option,
@@ -14,6 +16,7 @@ from dlldoctor.cli.common import (
     use_colour,
     write,
 )
+from dlldoctor.cli.rules_check import accuracy_dict, add_check, examples_dict, json_text
 from dlldoctor.errors import InputError
 
 NAME = "rules"
@@ -42,18 +45,21 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "lint", help="check every rule file against the schema and each other; all problems at once"
     )
     add_rules_option(p)
+    add_format_option(p)
     p.set_defaults(_rules=_lint)
 
     p = sub.add_parser("test", help="run every rule on its own examples (match, no_match, todo_match)")
     add_rules_option(p)
     p.add_argument("rule_ids", nargs="*", metavar="ID", help="only these rules (default: all)")
     p.add_argument("-v", "--verbose", action="store_true", help="list passing examples too")
+    add_format_option(p)
     p.set_defaults(_rules=_test)
 
     p = sub.add_parser("new", help="write a valid rule skeleton to rules/<category>/<id>.yaml")
     add_rules_option(p)
     p.add_argument("rule_id", metavar="ID")
     p.add_argument("--category", required=True, help="a category of taxonomy.yaml")
+    add_format_option(p)
     p.set_defaults(_rules=_new)
 
     p = sub.add_parser("catalog", help="write the rule catalog (Markdown) to a folder")
@@ -64,11 +70,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--check", action="store_true", help="only check that the folder is up to date (exit 1 if not)"
     )
+    add_format_option(p)
     p.set_defaults(_rules=_catalog)
 
     _add_accuracy(sub)
     _add_priors(sub)
     _add_compile(sub)
+    add_check(sub)
 
 
 def _add_accuracy(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -80,6 +88,7 @@ def _add_accuracy(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--check", action="store_true", help="with --out: only check that the report is up to date"
     )
     p.add_argument("-v", "--verbose", action="store_true", help="list the cases not in the top 3")
+    add_format_option(p)
     p.set_defaults(_rules=_accuracy)
 
 
@@ -89,8 +98,13 @@ def _accuracy(args: argparse.Namespace) -> int:
 
     rule_set = _load(args)
     report = evaluate(load_cases(args.corpus), rule_set)
-    write(render_summary(report))
-    if args.verbose:
+    if args.format == "json":
+        write(json_text(accuracy_dict(report)))
+    elif args.format == "markdown":
+        write(render_markdown(report, _measurements(args.corpus)))
+    else:
+        write(render_summary(report))
+    if args.verbose and args.format == "text":
         for r in report.misses:
             write(
                 f"  miss {r.case.id}: expected {'/'.join(sorted(r.case.expected))}, got {', '.join(r.ranked[:3]) or '-'}"
@@ -100,12 +114,19 @@ def _accuracy(args: argparse.Namespace) -> int:
     if args.out is not None:
         content = render_markdown(report, _measurements(args.corpus))
         return _write_or_check(
-            args.out, content, args.check, f"dlldoctor rules accuracy --out {args.out}", f"wrote {args.out}"
+            args.out,
+            content,
+            args.check,
+            f"dlldoctor rules accuracy --out {args.out}",
+            f"wrote {args.out}",
+            args.format,
         )
     return 0
 
 
-def _write_or_check(out: Path, content: str, check: bool, regenerate: str, done: str) -> int:
+def _write_or_check(
+    out: Path, content: str, check: bool, regenerate: str, done: str, fmt: str = "text"
+) -> int:
     """Write a generated file, or with ``check`` say (exit 1) when the committed one differs from it."""
     if check:
         try:
@@ -114,12 +135,13 @@ def _write_or_check(out: Path, content: str, check: bool, regenerate: str, done:
             current = ""
         if current != content:
             write(f"{out}: out of date; regenerate with: {regenerate}", sys.stderr)
-            return 1
-        return 0
+            return EXIT_PROBLEMS
+        return EXIT_OK
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(content, encoding="utf-8", newline="\n")
-    write(done)
-    return 0
+    if fmt != "json":  # the JSON answer is the report itself, already written
+        write(done, sys.stderr if fmt != "text" else None)
+    return EXIT_OK
 
 
 def _measurements(corpus: Path) -> object:
@@ -140,6 +162,7 @@ def _add_priors(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--repo", type=Path, default=Path(), help="the checkout holding corpus/ (default: .)")
     p.add_argument("--out", type=Path, help="write the priors here (rules/data/priors.yaml)")
     p.add_argument("--check", action="store_true", help="with --out: only check that the file is up to date")
+    add_format_option(p)
     p.set_defaults(_rules=_priors)
 
 
@@ -148,9 +171,12 @@ def _priors(args: argparse.Namespace) -> int:
 
     data = priors_data(args.repo, _load(args))
     content = render_priors(data)
+    if args.format == "json" and args.out is None:
+        write(json_text({"version": 1, **data}))
+        return EXIT_OK
     if args.out is None:
         write(content)
-        return 0
+        return EXIT_OK
     done = f"wrote {args.out} ({data['cases']} loader errors from {', '.join(data['sources'])})"
     return _write_or_check(args.out, content, args.check, f"dlldoctor rules priors --out {args.out}", done)
 
@@ -164,6 +190,7 @@ def _add_compile(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument(
         "--check", action="store_true", help="only check that the file is up to date (exit 1 if not)"
     )
+    add_format_option(p)
     p.set_defaults(_rules=_compile)
 
 
@@ -174,7 +201,14 @@ def _compile(args: argparse.Namespace) -> int:
 
     root = Path(args.rules) if args.rules else rules_root()
     out = root / NAME
-    return _write_or_check(out, compiled_text(root), args.check, "dlldoctor rules compile", f"wrote {out}")
+    status = _write_or_check(
+        out, compiled_text(root), args.check, "dlldoctor rules compile", f"wrote {out}", args.format
+    )
+    if args.format == "json":
+        write(
+            json_text({"version": 1, "out": str(out), "up_to_date": status == EXIT_OK, "check": args.check})
+        )
+    return status
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -249,14 +283,23 @@ def _lint(args: argparse.Namespace) -> int:
 
     root = args.rules or rules_root()
     rule_set, problems = lint_rule_set(root)
-    for problem in problems:
-        write(str(problem))
+    if args.format == "json":
+        items = [{"path": p.path, "line": p.line, "message": p.message} for p in problems]
+        count = len(rule_set.rules) if rule_set is not None else None
+        write(
+            json_text(
+                {"version": 1, "root": str(root), "ok": not problems, "rules": count, "problems": items}
+            )
+        )
+        return EXIT_PROBLEMS if problems else EXIT_OK
     if problems:
-        write(f"{len(problems)} problem(s) in {root}", sys.stderr)
-        return 1
+        write(f"✗ {len(problems)} problem(s) in {root}")
+        for problem in problems:
+            write(str(problem))
+        return EXIT_PROBLEMS
     assert rule_set is not None
-    write(f"{len(rule_set.rules)} rules OK ({root})")
-    return 0
+    write(f"✓ {len(rule_set.rules)} rules OK ({root})")
+    return EXIT_OK
 
 
 def _test(args: argparse.Namespace) -> int:
@@ -269,6 +312,15 @@ def _test(args: argparse.Namespace) -> int:
     results = run_examples(rule_set, set(args.rule_ids) or None)
     failed = [r for r in results if not r.passed]
     todo = [r for r in results if r.kind == "todo_match"]
+    if args.format == "json":
+        write(json_text(examples_dict(rule_set, results)))
+        return EXIT_PROBLEMS if failed else EXIT_OK
+    total = len([r for r in results if r.kind != "todo_match"])
+    verdict = "✗" if failed else "✓"
+    write(
+        f"{verdict} {total - len(failed)}/{total} examples pass, {len(failed)} fail, {len(todo)} todo "
+        f"({sum(r.todo_fixed for r in todo)} of them now fire), {len(rule_set.active_rules())} rules"
+    )
     for r in results:
         if r.passed and not args.verbose and r.kind != "todo_match":
             continue
@@ -290,23 +342,21 @@ def _test(args: argparse.Namespace) -> int:
         write(f"{where}: {state}: {r.rule} {expectation[r.kind]} on examples.{r.kind}[{r.index}]: {first}")
         if not r.passed or args.verbose:
             write(f"    rules that fire: {fired}")
-    total = len([r for r in results if r.kind != "todo_match"])
-    write(
-        f"{total - len(failed)}/{total} examples pass, {len(failed)} fail, {len(todo)} todo "
-        f"({sum(r.todo_fixed for r in todo)} of them now fire), {len(rule_set.active_rules())} rules"
-    )
-    return 1 if failed else 0
+    return EXIT_PROBLEMS if failed else EXIT_OK
 
 
 def _new(args: argparse.Namespace) -> int:
     from dlldoctor.kb.scaffold import write_skeleton
     from dlldoctor.resources import rules_root
 
-    path = write_skeleton(args.rules or rules_root(), args.rule_id, args.category)
+    path = write_skeleton(args.rules or rules_root(), args.rule_id, args.category, explicit=bool(args.rules))
+    if args.format == "json":
+        write(json_text({"version": 1, "rule": args.rule_id, "category": args.category, "path": str(path)}))
+        return EXIT_OK
     write(
         f"wrote {path}; fill it in, then run `dlldoctor rules lint` and `dlldoctor rules test {args.rule_id}`"
     )
-    return 0
+    return EXIT_OK
 
 
 def _catalog(args: argparse.Namespace) -> int:
@@ -315,13 +365,20 @@ def _catalog(args: argparse.Namespace) -> int:
     rule_set = _load(args)
     if args.check:
         stale = check_catalog(rule_set, args.out)
+        if args.format == "json":
+            write(json_text({"version": 1, "out": str(args.out), "up_to_date": not stale, "stale": stale}))
+            return EXIT_PROBLEMS if stale else EXIT_OK
         for name in stale:
             write(f"{args.out / name}: out of date")
         if stale:
             write("regenerate with: dlldoctor rules catalog --out " + str(args.out), sys.stderr)
-            return 1
+            return EXIT_PROBLEMS
         write(f"{args.out} is up to date")
-        return 0
+        return EXIT_OK
     written = write_catalog(rule_set, args.out)
+    if args.format == "json":
+        names = sorted(str(Path(p).name) for p in written)
+        write(json_text({"version": 1, "out": str(args.out), "written": names}))
+        return EXIT_OK
     write(f"wrote {len(written)} files to {args.out}")
-    return 0
+    return EXIT_OK

@@ -7,7 +7,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dlldoctor.cli.common import add_format_option, use_colour, write
+from dlldoctor.cli.common import (
+    CI_FORMATS,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    FORMATS,
+    add_format_option,
+    add_selection_options,
+    use_colour,
+    write,
+)
 from dlldoctor.cli.scan_options import (
     add_environment_options,
     add_performance_options,
@@ -31,8 +41,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help="a .whl, a folder (site-packages, an environment root, any folder) or a PE file",
     )
     add_environment_options(parser)
-    add_format_option(parser)
-    parser.add_argument("-v", "--verbose", action="store_true", help="show more detail")
+    add_selection_options(parser)
+    add_format_option(parser, FORMATS + CI_FORMATS)
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="show more detail (hints, and the table of files)"
+    )
+    parser.add_argument("--files", action="store_true", help="list every PE file, also when all is well")
     parser.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the diagnoses")
     parser.add_argument(
         "--together",
@@ -42,10 +56,56 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     add_performance_options(parser)
 
 
+def render(results: list[ScanResult[ProbedRule]], args: argparse.Namespace) -> str:
+    if args.format in ("json", "markdown", "sarif", "github"):
+        import importlib
+
+        module = importlib.import_module(f"dlldoctor.formats.scan_{args.format}")
+        text: str = module.render(results, lang=args.lang)
+        return text
+    from dlldoctor.formats import scan_text
+
+    return scan_text.render(
+        results,
+        colour=use_colour(),
+        verbose=args.verbose,
+        lang=args.lang,
+        files=args.files or args.verbose,
+    )
+
+
+def status(results: list[ScanResult[ProbedRule]]) -> int:
+    """2 when a target holds no PE file (not a Windows target), else 1 when anything is wrong, else 0."""
+    if any(not r.files for r in results):
+        return EXIT_USAGE
+    problems = any(r.errors or any(d.rule.severity == "error" for d in r.diagnoses) for r in results)
+    return EXIT_PROBLEMS if problems else EXIT_OK
+
+
+def expand(targets: list[str]) -> list[str]:
+    """Glob patterns the shell left alone (cmd.exe, cibuildwheel's commands on Windows) are expanded here."""
+    from pathlib import Path
+
+    from dlldoctor.errors import InputError
+
+    out: list[str] = []
+    for target in targets:
+        if any(ch in target for ch in "*?[") and not Path(target).exists():
+            path = Path(target)
+            anchor = Path(path.anchor) if path.is_absolute() else Path()
+            matches = sorted(str(p) for p in anchor.glob(str(path.relative_to(anchor))))
+            if not matches:
+                raise InputError(f"{target}: no file matches")
+            out += matches
+        else:
+            out.append(target)
+    return out
+
+
 def execute(args: argparse.Namespace) -> int:
+    args.targets = expand(args.targets)
     options = scan_options(args)
-    colour = args.format == "text" and use_colour(sys.stdout)
-    key = _answer_key(args, options, colour)
+    key = _answer_key(args, options)
     if key is not None:
         from dlldoctor.cache.answers import recall
 
@@ -54,39 +114,35 @@ def execute(args: argparse.Namespace) -> int:
             write(known[1])
             return known[0]
     results = run_scans(args, options)  # scanned and diagnosed, on every core
-    text = _render(args, results, colour)
-    problems = any(r.errors or any(d.rule.severity == "error" for d in r.diagnoses) for r in results)
-    status = 1 if problems else 0
-    if key is not None:
+    text = render(results, args)
+    code = status(results)
+    if key is not None and code != EXIT_USAGE:  # a target that is not one is said on stderr: not kept
         from dlldoctor.cache.answers import remember
 
-        remember(key, status, text, _cache_dir(args))
+        remember(key, code, text, _cache_dir(args))
     write(text)
-    return status
-
-
-def _render(args: argparse.Namespace, results: list[ScanResult[ProbedRule]], colour: bool) -> str:
-    if args.format == "json":
-        from dlldoctor.formats import scan_json
-
-        return scan_json.render(results, lang=args.lang)
-    if args.format == "markdown":
-        from dlldoctor.formats import scan_markdown
-
-        return scan_markdown.render(results, lang=args.lang)
-    from dlldoctor.formats import scan_text
-
-    return scan_text.render(results, colour=colour, verbose=args.verbose, lang=args.lang)
+    for result in results:
+        if not result.files:
+            if args.lang == "zh":
+                line = f"dlldoctor: 错误: {result.target}：不是 Windows 目标（其中没有 DLL、.pyd 或 .exe），未做任何检查"
+            else:
+                line = (
+                    f"dlldoctor: error: {result.target}: not a Windows target (no DLL, .pyd or .exe in it); "
+                    "nothing was checked"
+                )
+            write(line, sys.stderr)
+    return code
 
 
 # Options that change how a scan runs, not what it answers; every other option is part of the key.
-_NOT_IN_ANSWER = frozenset({"targets", "jobs", "quiet", "cache_dir", "no_cache"})
+_NOT_IN_ANSWER = frozenset({"targets", "jobs", "quiet", "cache_dir", "no_cache", "output"})
 
 
-def _answer_key(args: argparse.Namespace, options: ScanOptions, colour: bool) -> str | None:
+def _answer_key(args: argparse.Namespace, options: ScanOptions) -> str | None:
     """The key a whole answer is remembered by, or None when it must be scanned anew: no cache wanted,
-    or the answer rests on folders given by option, whose contents the key cannot see."""
-    if args.no_cache or options.app_dir or options.path or options.system_dir:
+    or the answer rests on folders given by option (other machines' folders, extra rules), whose
+    contents the key cannot see."""
+    if args.no_cache or options.app_dir or options.path or options.system_dir or args.extra_rules:
         return None
     from dlldoctor.cache.answers import answer_key
 
@@ -95,7 +151,7 @@ def _answer_key(args: argparse.Namespace, options: ScanOptions, colour: bool) ->
         for name, value in sorted(vars(args).items())
         if name not in _NOT_IN_ANSWER and not name.startswith("_")
     }
-    settings["colour"] = colour
+    settings["colour"] = args.format == "text" and use_colour()
     return answer_key(args.targets, settings, options.rules_root)
 
 

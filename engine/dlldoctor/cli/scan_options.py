@@ -7,7 +7,9 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dlldoctor.diagnose.verdicts import ProbedRule
+    from pathlib import Path
+
+    from dlldoctor.diagnose.verdicts import DiagnoseWithRules, ProbedRule
     from dlldoctor.scan.batch import CacheChoice
     from dlldoctor.scan.result import ScanOptions, ScanResult
 
@@ -82,18 +84,31 @@ def cache_choice(args: argparse.Namespace) -> CacheChoice:
     return CacheChoice(enabled=True, directory=Path(cache_dir) if cache_dir else None)
 
 
+def diagnosis_step(args: argparse.Namespace, rules_root: Path | None, use_cache: bool) -> DiagnoseWithRules:
+    """The rules step with --extra-rules/--select/--ignore, checked here once so that a wrong name or a
+    broken extra rule is one error line before anything is scanned."""
+    from dlldoctor.cli.common import names
+    from dlldoctor.diagnose.verdicts import DiagnoseWithRules
+    from dlldoctor.kb.selection import configured_rule_set
+
+    extra = tuple(getattr(args, "extra_rules", []) or ())
+    select, ignore = names(getattr(args, "select", [])), names(getattr(args, "ignore", []))
+    if extra or select or ignore:
+        configured_rule_set(rules_root, extra, select, ignore, use_cache=use_cache)
+    return DiagnoseWithRules(rules_root, use_cache=use_cache, extra=extra, select=select, ignore=ignore)
+
+
 def run_scans(args: argparse.Namespace, options: ScanOptions) -> list[ScanResult[ProbedRule]]:
     """Scan and diagnose every target on ``--jobs`` cores through the cache, with a progress bar when wanted.
 
     Each target is diagnosed where it was scanned, so a batch diagnoses in parallel too.
     """
     from dlldoctor.cli.progress import TerminalProgress, wants_display
-    from dlldoctor.diagnose.verdicts import DiagnoseWithRules
     from dlldoctor.scan.batch import scan_all
 
     jobs, cache = getattr(args, "jobs", None), cache_choice(args)
     targets = [tuple(args.targets)] if getattr(args, "together", False) else list(args.targets)
-    diagnose = DiagnoseWithRules(options.rules_root, use_cache=cache.enabled)
+    diagnose = diagnosis_step(args, options.rules_root, cache.enabled)
     if len(targets) == 1 or jobs == 1:  # worker processes load their own
         from dlldoctor.kb.ruleset import load_in_background
 

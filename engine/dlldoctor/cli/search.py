@@ -26,6 +26,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     add_rules_option(parser)
 
 
+def query_language(query: str) -> str:
+    """Chinese answers for Chinese (ideographs without kana or hangul), English for anything else."""
+    kana_or_hangul = any("\u3040" <= ch <= "\u30ff" or "\uac00" <= ch <= "\ud7af" for ch in query)
+    ideographs = any("\u4e00" <= ch <= "\u9fff" for ch in query)
+    return "zh" if ideographs and not kana_or_hangul else "en"
+
+
 def execute(args: argparse.Namespace) -> int:
 
     printable_output()
@@ -38,7 +45,7 @@ def execute(args: argparse.Namespace) -> int:
         raise InputError("the query has no words to search for")
     if args.limit < 1:
         raise InputError("--limit must be at least 1")
-    lang = args.lang or ("zh" if any("\u4e00" <= ch <= "\u9fff" for ch in query) else "en")
+    lang = args.lang or query_language(query)
     rule_set = load_rule_set(args.rules)
     hits = search(query, rule_set, limit=args.limit)
     if args.format == "json":

@@ -141,11 +141,23 @@ class DiagnoseWithRules:
 
     rules_root: Path | None = None
     use_cache: bool = True
+    extra: tuple[Path, ...] = ()  # --extra-rules folders, on top of the set
+    select: tuple[str, ...] = ()  # rule ids or categories (empty: all)
+    ignore: tuple[str, ...] = ()
 
     def __call__(self, results: list[ScanResult[ProbedRule]]) -> None:
-        from dlldoctor.kb.ruleset import load_rule_set
+        from dlldoctor.kb.selection import configured_rule_set
 
-        rule_set = load_rule_set(self.rules_root, use_cache=self.use_cache)
+        rule_set = configured_rule_set(
+            self.rules_root, self.extra, self.select, self.ignore, use_cache=self.use_cache
+        )
+        from dlldoctor.kb.machines import load_variants, rule_for_machine
+
         rules = rule_set.active_rules()
+        variants = load_variants(Path(rule_set.root))
         for result in results:
-            result.diagnoses = confirmed_diagnoses(result, rules, rule_set.families)
+            machine = result.environment.machine
+            result.diagnoses = [
+                replace(p, rule=rule_for_machine(p.rule, machine, variants))
+                for p in confirmed_diagnoses(result, rules, rule_set.families)
+            ]

@@ -7,6 +7,7 @@ from typing import Any
 
 from dlldoctor.diagnose.explain import Diagnosis, Explanation, leading_per_category
 from dlldoctor.formats.explain_words import code_label, decide_steps, why
+from dlldoctor.formats.links import rule_url
 from dlldoctor.formats.rule_text import SHELL_LABEL, fix_dict, fix_lines
 from dlldoctor.formats.style import Style
 from dlldoctor.kb.families import Families
@@ -39,6 +40,8 @@ _LABELS = {
         "also": "Also possible",
         "decide": "What would decide",
         "rule": "rule",
+        "docs": "docs",
+        "pasted": "The error text",
     },
     "zh": {
         "facts": "从文本中读到的信息",
@@ -63,6 +66,8 @@ _LABELS = {
         "also": "其他可能",
         "decide": "如何确定",
         "rule": "规则",
+        "docs": "文档",
+        "pasted": "错误文本",
     },
 }
 
@@ -109,21 +114,15 @@ def _fact_rows(ex: Explanation) -> list[tuple[str, str]]:
 
 
 def render_text(ex: Explanation, families: Families, *, colour: bool = False) -> str:
+    """The best cause on the first line, then the others, then the facts read from the text."""
     s = Style(colour)
     label = _LABELS[ex.lang]
-    out: list[str] = []
     rows = _fact_rows(ex)
     if not rows and not ex.diagnoses:
         return label["nothing"]
-    if rows:
-        out.append(s(label["facts"], "bold"))
-        width = max(display_width(k) for k, _ in rows)
-        out += [f"  {k}{' ' * (width - display_width(k))}  {v}" for k, v in rows]
-        out.append("")
+    out: list[str] = []
     if not ex.diagnoses:
-        out.append(label["none"])
-        return "\n".join(out)
-    out.append(s(label["diagnoses"], "bold"))
+        out += [label["none"], ""]
     full, rest = split_shown(ex)
     for n, d in enumerate(full, 1):
         colour_name = "red" if d.rule.severity == "error" else "yellow"
@@ -144,6 +143,7 @@ def render_text(ex: Explanation, families: Families, *, colour: bool = False) ->
         out.append(f"   {label['fix']}:")
         for i, fix in enumerate(d.rule.fixes, 1):
             out += ["     " + line for line in fix_lines(fix, ex.lang, i)]
+        out.append(s(f"   {label['docs']}: {rule_url(d.rule)}", "dim"))
         out.append("")
     if rest:
         out.append(s(label["also"], "bold"))
@@ -151,6 +151,11 @@ def render_text(ex: Explanation, families: Families, *, colour: bool = False) ->
             f"  - {d.rule.id} [{d.rule.category}] {d.confidence:.0%}: {d.rule.title.get(ex.lang)}"
             for d in rest
         ]
+        out.append("")
+    if rows:
+        out.append(s(label["facts"], "bold"))
+        width = max(display_width(k) for k, _ in rows)
+        out += [f"  {k}{' ' * (width - display_width(k))}  {v}" for k, v in rows]
         out.append("")
     decide = decide_steps(ex, families)
     if decide:
@@ -186,6 +191,7 @@ def explanation_dict(ex: Explanation, families: Families) -> dict[str, Any]:
                     for fix in d.rule.fixes
                 ],
                 "references": list(d.rule.references),
+                "docs": rule_url(d.rule),
             }
             for d in ex.diagnoses
         ],
@@ -199,22 +205,56 @@ def render_json(ex: Explanation, families: Families) -> str:
     return json.dumps(explanation_dict(ex, families), ensure_ascii=False, indent=2, sort_keys=True)
 
 
-def render_markdown(ex: Explanation, families: Families) -> str:
+def _fence(text: str) -> str:
+    """A code fence longer than any run of backticks in the text."""
+    longest = max((len(run) for run in text.split("\n") for run in _backtick_runs(run)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _backtick_runs(line: str) -> list[str]:
+    import re
+
+    return re.findall(r"`+", line)
+
+
+MAX_PASTED = 20_000  # characters of the pasted text quoted in Markdown (GitHub takes 65,536 in all)
+
+
+def pasted_block(text: str, lang: str) -> list[str]:
+    """The pasted error text, folded, so that the issue shows what was explained."""
+    label = _LABELS[lang]
+    shown = text.strip()
+    cut = len(shown) > MAX_PASTED
+    if cut:
+        shown = shown[:MAX_PASTED]
+    fence = _fence(shown)
+    more = f" (first {MAX_PASTED:,} of {len(text.strip()):,} characters)" if cut else ""
+    return [
+        f"<details><summary>{label['pasted']}{more}</summary>",
+        "",
+        f"{fence}text",
+        shown,
+        fence,
+        "",
+        "</details>",
+    ]
+
+
+def render_markdown(ex: Explanation, families: Families, text: str | None = None) -> str:
+    """Causes first, the facts after them, then the pasted text folded (when given)."""
     label = _LABELS[ex.lang]
     rows = _fact_rows(ex)
     if not rows and not ex.diagnoses:
-        return label["nothing"]
-    out = [f"### {label['facts']}", ""]
-    out += [f"- **{k}:** `{v}`" for k, v in rows]
-    out.append("")
+        return "\n".join([label["nothing"], "", *(pasted_block(text, ex.lang) if text else [])])
+    facts = [f"### {label['facts']}", ""] + [f"- **{k}:** `{v}`" for k, v in rows] + [""]
+    tail = facts + (pasted_block(text, ex.lang) if text else [])
     if not ex.diagnoses:
-        out.append(label["none"])
-        return "\n".join(out)
-    out += [f"### {label['diagnoses']}", ""]
+        return "\n".join([label["none"], "", *tail])
+    out = [f"### {label['diagnoses']}", ""]
     full, rest = split_shown(ex)
     for n, d in enumerate(full, 1):
         out.append(
-            f"{n}. **{d.rule.title.get(ex.lang)}** — `{d.rule.id}` ({d.rule.category}, "
+            f"{n}. **{d.rule.title.get(ex.lang)}** — [`{d.rule.id}`]({rule_url(d.rule)}) ({d.rule.category}, "
             f"{label['confidence']} {d.confidence:.0%})"
         )
         out.append(f"   - {label['why']}: " + "; ".join(why(e, ex.lang, families) for e in d.evidence))
@@ -233,4 +273,5 @@ def render_markdown(ex: Explanation, families: Families) -> str:
     decide = decide_steps(ex, families)
     if decide:
         out += ["", f"### {label['decide']}", ""] + [f"- {line}" for line in decide]
-    return "\n".join(out)
+    out += ["", *tail]
+    return "\n".join(out).rstrip() + "\n"

@@ -7,6 +7,7 @@ from typing import Any
 
 from dlldoctor import __version__
 from dlldoctor.diagnose.verdicts import ProbedRule
+from dlldoctor.formats.links import rule_url
 from dlldoctor.loader.environment import Environment
 from dlldoctor.loader.findings import Finding
 from dlldoctor.pe.model import PEImage
@@ -75,6 +76,7 @@ def diagnosis_dict(target: str, probed: ProbedRule, lang: str) -> dict[str, Any]
     return {
         "target": target,
         "rule": rule.id,
+        "docs": rule_url(rule),
         "category": rule.category,
         "severity": rule.severity,
         "verdict": probed.verdict,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import PurePath
@@ -187,9 +188,26 @@ def check_rule(src: Source, *, categories: frozenset[str], families: frozenset[s
     for where, text in _zh_texts(data):
         if isinstance(text, str) and text.strip() and not _has_cjk(text):
             problems.append((src.line(where), f"{_path_text(where)}: the zh text has no Chinese in it"))
+    for where, _ in _placeholders(data, []):
+        problems.append(
+            (src.line(where), f"{_path_text(where)}: unfinished skeleton: replace the TODO placeholder")
+        )
     if data.get("status") == "deprecated" and "replaced_by" not in data:
         pass  # a retired rule may have no successor
     return sorted(set(problems))
+
+
+def _placeholders(value: Any, where: list[str | int]) -> Iterator[tuple[list[str | int], str]]:
+    """Every string left as `rules new` wrote it (a TODO placeholder), with where it sits."""
+    if isinstance(value, str):
+        if re.search(r"\bTODO\b", value):
+            yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _placeholders(item, [*where, str(key)])
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _placeholders(item, [*where, i])
 
 
 def pattern_cost_of_rule(data: Any) -> int:

@@ -57,7 +57,25 @@ examples:
 """
 
 
-def write_skeleton(root: Path, rule_id: str, category: str) -> Path:
+def installed_copy(root: Path) -> bool:
+    """True for a rule set inside an installed package (site-packages), where edits are lost on upgrade."""
+    resolved = Path(root).resolve()
+    parts = {part.lower() for part in resolved.parts}
+    packaged = resolved.parent.name == "dlldoctor" and (resolved.parent / "__init__.py").is_file()
+    return packaged or bool(parts & {"site-packages", "dist-packages"})
+
+
+def write_skeleton(root: Path, rule_id: str, category: str, *, explicit: bool = False) -> Path:
+    """``explicit``: the user named the folder (--rules); else it is the built-in set. Either way, never
+    into an installed copy."""
+    where = "the rule set installed with dlldoctor" if not explicit else "inside an installed package"
+    if installed_copy(root):
+        raise InputError(
+            f"{root} is {where}: a rule written there is lost on the next "
+            "upgrade and reaches nobody else. Write it in a checkout: git clone "
+            "https://github.com/dlldoctor/dlldoctor && cd dlldoctor && pip install -e . && "
+            f"dlldoctor rules new {rule_id} --category {category} --rules rules"
+        )
     if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule_id):
         raise InputError(
             f"rule id {rule_id!r}: use lower-case words joined by '-', e.g. vcruntime-dll-not-found"

@@ -32,6 +32,9 @@ FIELD_WEIGHTS = (
 )
 
 
+PREVALENCE = {"common": 1.0, "occasional": 0.8, "rare": 0.6}
+
+
 @dataclass(frozen=True)
 class SearchHit:
     rule: Rule
@@ -73,6 +76,23 @@ def _fields(rule: Rule, rule_set: RuleSet) -> dict[str, str]:
     }
 
 
+def message_codes(query: str, rule_set: RuleSet) -> tuple[list[int], set[str]]:
+    """The error codes whose Windows message, in any language of rules/data/messages.yaml, holds every word
+    of the query ("Auslagerungsdatei" is 1455, "指定されたモジュールが見つかりません" is 126), and the query
+    words those messages account for."""
+    words = [w for w in terms(query) if not w.isdigit()]
+    if not words:
+        return [], set()
+    codes: list[int] = []
+    for template in rule_set.messages.codes:
+        if template.code is None or template.lang is None:
+            continue
+        text = template.text.lower()
+        if all(word in text for word in words) and template.code not in codes:
+            codes.append(template.code)
+    return codes, set(words) if codes else set()
+
+
 def search(query: str, rule_set: RuleSet, *, limit: int = 10) -> list[SearchHit]:
     words = terms(query)
     extra: list[str] = []
@@ -81,10 +101,17 @@ def search(query: str, rule_set: RuleSet, *, limit: int = 10) -> list[SearchHit]
             extra += [hit.family for hit in rule_set.families.classify(word)]
     if not words:
         return []
+    # A system message in another language stands for its code: the rules keyed on the code.
+    codes, explained = message_codes(query, rule_set)
+    code_terms = [str(c) for c in codes]
+    bonus = [w for w in words if w in explained]  # the message's own words: they rank, they are not required
+    words = [w for w in words if w not in explained] + code_terms
     hits = []
     for rule in rule_set.rules:
         fields = {k: v.lower() for k, v in _fields(rule, rule_set).items()}
-        score = 0.0
+        if code_terms:
+            fields["patterns"] = " ".join(str(c) for m in rule.match.matchers() for c in m.codes)
+        score = sum(1.0 for word in bonus if word in fields["title"])
         matched = []
         for word in words + extra:
             best = max((w for name, w in FIELD_WEIGHTS if word in fields[name]), default=0.0)
@@ -94,11 +121,15 @@ def search(query: str, rule_set: RuleSet, *, limit: int = 10) -> list[SearchHit]
                     matched.append(word)
         if not matched:
             continue
+        if code_terms and not any(c in matched for c in code_terms):
+            continue  # the query is an error message: only rules of its code
         # A rule matching every term beats one matching a single term many fields deep.
         coverage = len(matched) / len(words)
         if coverage < 0.5 and len(words) > 2:
             continue
         score *= coverage
+        if code_terms:  # every rule of the code matches alike: the more frequent cause first
+            score *= PREVALENCE.get(rule.prevalence, 0.5)
         if not rule.active:
             score *= 0.5
         hits.append(SearchHit(rule, round(score, 2), tuple(matched)))

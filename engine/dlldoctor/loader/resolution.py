@@ -416,6 +416,11 @@ class Loader:
         return not self.missing_symbols(wanted, image, search, process, seen | {target.lower()})
 
 
+def first_failure(node: Node) -> str | None:
+    """What stops this load first (None: it loads): see :func:`_first_failure`."""
+    return _first_failure(node)
+
+
 def _first_failure(node: Node) -> str | None:
     """What stops a load first, in the loader's order (depth first, imports in table order): a DLL
     ``missing`` (126), of the ``wrong-machine``, ``corrupt``, or a ``missing-symbol``."""

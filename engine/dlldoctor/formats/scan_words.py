@@ -1,0 +1,147 @@
+"""The words of the scan and tree reports in English and Chinese: headings, verdicts, finding kinds,
+load contexts, the reasons a DLL resolved where it did, and each finding's sentence built from its fields."""
+
+from __future__ import annotations
+
+from dlldoctor.loader.findings import Finding
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "errors": "{n} error(s)",
+        "healthy": "no problems found",
+        "warnings": "{n} warning(s)",
+        "not_windows": "not a Windows target (no DLL, .pyd or .exe in it)",
+        "context_line": "{python}, {machine} process, {files} PE file(s)",
+        "python": "Python {version}",
+        "python_unknown": "Python version unknown",
+        "diagnoses": "Diagnoses",
+        "because": "because",
+        "fix": "fix",
+        "docs": "docs",
+        "also": "also confirmed for this cause",
+        "findings": "Findings",
+        "context": "context",
+        "hints": "{n} hint(s) about files nothing is known to load; -v shows them",
+        "files_checked": "{n} PE file(s) checked; --files lists them",
+        "files": "Files",
+        "assumptions": "Assumptions",
+        "assumptions_hidden": "{n} assumption(s) about the Windows machine; -v lists them",
+        "corrupt": "corrupt",
+        "not_found": "not found",
+        "looked_in": "looked in",
+        "wrong_machine": "wrong machine",
+        "assumed": "(assumed)",
+        "see_above": "(see above)",
+        "missing_names": "missing {n} name(s): {first}",
+        "system_dlls": "+ {n} system DLL(s): {names}",
+        "more_below": "… {n} more below (deeper than --depth {depth})",
+        "depth": "depth {n}",
+    },
+    "zh": {
+        "errors": "{n} 个错误",
+        "healthy": "未发现问题",
+        "warnings": "{n} 个警告",
+        "not_windows": "不是 Windows 目标（其中没有 DLL、.pyd 或 .exe）",
+        "context_line": "{python}，{machine} 进程，{files} 个 PE 文件",
+        "python": "Python {version}",
+        "python_unknown": "Python 版本未知",
+        "diagnoses": "诊断",
+        "because": "依据",
+        "fix": "修复",
+        "docs": "文档",
+        "also": "同一原因的其他规则",
+        "findings": "发现的问题",
+        "context": "加载方式",
+        "hints": "{n} 条关于未知是否会被加载的文件的提示；-v 显示它们",
+        "files_checked": "已检查 {n} 个 PE 文件；--files 列出它们",
+        "files": "文件",
+        "assumptions": "假设",
+        "assumptions_hidden": "对这台 Windows 机器做了 {n} 条假设；-v 列出它们",
+        "corrupt": "已损坏",
+        "not_found": "找不到",
+        "looked_in": "查找过",
+        "wrong_machine": "架构不符",
+        "assumed": "（假设）",
+        "see_above": "（见上文）",
+        "missing_names": "缺少 {n} 个名称：{first}",
+        "system_dlls": "+ {n} 个系统 DLL：{names}",
+        "more_below": "… 其下还有 {n} 项（超过 --depth {depth}）",
+        "depth": "第 {n} 层",
+    },
+}
+
+KINDS_ZH = {
+    "missing-dll": "缺少 DLL",
+    "missing-symbol": "缺少导出",
+    "arch-mismatch": "架构不符",
+    "corrupt-file": "文件损坏",
+    "delay-load-missing": "缺少延迟加载的 DLL",
+}
+
+CONTEXTS_ZH = {
+    "extension module": "扩展模块",
+    "extension module (Python < 3.8)": "扩展模块（Python < 3.8）",
+    "torch preload": "torch 预加载",
+    "program start": "程序启动",
+    "loaded by full path": "按完整路径加载",
+    "file check": "文件检查",
+}
+
+# The reasons of the tree, word by word (a reason may combine several: "already loaded; torch preload").
+REASONS_ZH = (
+    ("already loaded", "已加载"),
+    ("same folder", "同一文件夹"),
+    ("python.exe folder", "python.exe 所在文件夹"),
+    ("add_dll_directory", "add_dll_directory"),
+    ("PATH fallback", "PATH 回退"),
+    ("loaded by its package", "由其软件包加载"),
+    ("KnownDLL", "KnownDLL"),
+    ("API set", "API 集"),
+    ("delay-load", "延迟加载"),
+    ("torch preload", "torch 预加载"),
+)
+
+SPECULATIVE = " (if it is loaded at all: nothing in the target is known to load it)"
+
+
+def label(lang: str, key: str, **values: object) -> str:
+    return LABELS["zh" if lang == "zh" else "en"][key].format(**values)
+
+
+def kind(value: str, lang: str) -> str:
+    return KINDS_ZH.get(value, value) if lang == "zh" else value
+
+
+def context(value: str, lang: str) -> str:
+    return CONTEXTS_ZH.get(value, value) if lang == "zh" else value
+
+
+def reason(value: str, lang: str) -> str:
+    if lang != "zh":
+        return value
+    for en, zh in REASONS_ZH:
+        value = value.replace(en, zh)
+    return value
+
+
+def finding_message(finding: Finding, lang: str) -> str:
+    """The finding's sentence; in Chinese rebuilt from its fields (the parts with no Chinese form stay)."""
+    if lang != "zh":
+        return finding.message
+    importer = finding.file.replace("\\", "/").rsplit("/", 1)[-1]
+    where = "；".join(finding.considered) or "无处"
+    text = None
+    if finding.kind == "missing-dll":
+        text = f"{importer} 需要的 {finding.dll} 找不到（查找过：{where}）"
+    elif finding.kind == "delay-load-missing":
+        text = f"{importer} 延迟加载的 {finding.dll} 找不到（查找过：{where}）；第一次调用它时会失败"
+    elif finding.kind == "missing-symbol" and finding.symbols:
+        shown = "、".join(finding.symbols[:3]) + ("……" if len(finding.symbols) > 3 else "")
+        text = f"{finding.dll} 没有导出 {importer} 需要的 {len(finding.symbols)} 个名称（{shown}）"
+    elif finding.kind == "corrupt-file" and ": " in finding.message:
+        text = f"{finding.dll} 不是可用的 PE 文件：{finding.message.split(': ', 1)[1]}"
+    if text is None:
+        return finding.message
+    if SPECULATIVE in finding.message:
+        text += "（前提是它会被加载：目标中没有已知会加载它的东西）"
+    return text
