@@ -44,6 +44,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="also check each cause on this install (a .whl, a site-packages or environment folder); repeat",
     )
+    parser.add_argument(
+        "--bundle",
+        type=Path,
+        metavar="FILE",
+        help="diagnose a bundle written by `dlldoctor doctor --report` or the collector, on any OS",
+    )
     add_environment_options(parser, with_rules=False)
 
 
@@ -91,6 +97,8 @@ def read_input(args: argparse.Namespace) -> str:
 
 def execute(args: argparse.Namespace) -> int:
     printable_output()
+    if args.bundle is not None:
+        return explain_bundle(args)
     text = read_input(args)
     if not text.strip():
         raise InputError("the error text is empty: paste the traceback or the pop-up's message")
@@ -139,3 +147,13 @@ def _with_targets(args: argparse.Namespace, ex: Explanation, rule_set: RuleSet) 
             + target_fmt.render_text(ex, checks, colour)
         )
     return 1 if ex.diagnoses or any(c.verdict == "confirmed" for c in checks) else 0
+
+
+def explain_bundle(args: argparse.Namespace) -> int:
+    """A bundle's reproduced errors, live probes and scan, read again: the same verdict on any OS."""
+    from dlldoctor.cli.doctor import show
+    from dlldoctor.diagnose.bundle import read_bundle
+
+    if args.text or args.file is not None or args.target:
+        raise InputError("--bundle brings its own error text and install: give no text, --file or --target")
+    return show(args, read_bundle(args.bundle), api_colour=use_colour(sys.stdout))

@@ -1,0 +1,258 @@
+"""The broken machine itself: reproduce, read, probe, scan, explain, and one confirmed diagnosis.
+
+:func:`run_doctor` drives a Windows machine through :class:`dlldoctor.platform.interface.WindowsApi`:
+the collector's steps (:mod:`dlldoctor.platform.collect`) reproduce each import and read the machine;
+the static scan of the interpreter's site-packages, with the machine's own System32, python.exe folder
+and PATH, gives the DLL graph and the search plan the live probe follows bottom-up. The bundle it
+returns holds everything; :func:`diagnose_bundle` turns a bundle (from here or from the collector)
+into one :class:`Conclusion` on any OS, so the same bundle gives the same cause everywhere.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dlldoctor.diagnose.explain import Explanation, explain_text
+from dlldoctor.diagnose.verdicts import DiagnoseWithRules, ProbedRule
+from dlldoctor.kb.ruleset import RuleSet
+from dlldoctor.loader.resolution import Node
+from dlldoctor.platform import collect
+from dlldoctor.platform.interface import WindowsApi
+from dlldoctor.scan.result import ScanOptions, ScanResult
+from dlldoctor.scan.target import scan_target
+
+SCAN_CONTEXTS = ("torch preload", "extension module", "loaded by full path")
+
+
+@dataclass(frozen=True)
+class LiveFailure:
+    """The first load call of a probe that failed, leaves first: the node that breaks the graph."""
+
+    module: str
+    path: str
+    code: int
+    missing_dll: str | None = None
+    missing_name: str | None = None
+    in_dll: str | None = None
+
+    @property
+    def dll(self) -> str:
+        return self.missing_dll or self.in_dll or _base(self.path)
+
+
+@dataclass(frozen=True)
+class Conclusion:
+    """One diagnosis for the machine: the cause (a rule), where it came from, and what confirms it."""
+
+    rule_id: str | None  # None: nothing wrong found
+    category: str | None
+    source: str  # "scan" (the install confirms the rule), "text" (the reproduced error only), "none"
+    failing: tuple[str, ...]  # modules whose import failed in the child process
+    live: LiveFailure | None
+    evidence: tuple[str, ...] = ()
+
+    @property
+    def confirmed(self) -> bool:
+        """The import really fails there and the cause rests on the install, not on the text alone."""
+        return bool(self.failing) and self.source == "scan"
+
+
+# ----- the plan the live probe follows --------------------------------------------------------------
+
+
+def probe_plan(result: ScanResult[Any], site: str, package: str) -> dict[str, Any]:
+    """Load calls for the package's PE files as the scan resolved them, leaves first, with the folders
+    the process adds (os.add_dll_directory, torch's lib, delvewheel's .libs, conda's folders)."""
+    top = posixpath.basename(package.replace("\\", "/").rstrip("/")).lower()
+    calls: list[dict[str, Any]] = []
+    done: set[str] = set()
+    dirs: dict[str, None] = {}
+    trees = sorted(
+        ((rel, ctx, tree) for rel, (ctx, tree) in result.trees.items() if _owned(rel, top)),
+        key=lambda item: (_context_rank(item[1]), item[0]),
+    )
+    for _, _, tree in trees:
+        for node in _post_order(tree):
+            entry = node.resolution.entry
+            if entry is None or node.resolution.system:
+                continue
+            path = (
+                str(Path(site) / entry.relpath) if not Path(entry.location).is_absolute() else entry.location
+            )
+            if node.resolution.reason.startswith(("add_dll_directory", "conda", "PATH fallback")):
+                dirs.setdefault(str(Path(path).parent))
+            if path.lower() in done:
+                continue
+            done.add(path.lower())
+            imports = {i.dll: list(i.names) for i in node.image.imports} if node.image else {}
+            calls.append({"path": path, "flags": collect.EXTENSION_FLAGS, "imports": imports})
+    system = result.environment.system_dir
+    kept = [d for d in dirs if system is None or not _same(d, system.label)]
+    return {"source": "scan", "dirs": kept, "calls": calls}
+
+
+def _owned(relpath: str, top: str) -> bool:
+    first = relpath.split("/", 1)[0].lower()
+    return first in (top, f"{top}.libs")
+
+
+def _context_rank(context: str) -> int:
+    return next((i for i, c in enumerate(SCAN_CONTEXTS) if context.startswith(c)), len(SCAN_CONTEXTS))
+
+
+def _post_order(tree: Node) -> list[Node]:
+    """Every module of a load operation, each after the modules it imports (the order to load them)."""
+    out: list[Node] = []
+    stack: list[tuple[Node, bool]] = [(tree, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            out.append(node)
+            continue
+        stack.append((node, True))
+        if not node.repeat:
+            stack.extend((child, False) for child in reversed(node.children) if child.resolution.entry)
+    return out
+
+
+# ----- doctor on a live machine ---------------------------------------------------------------------
+
+
+def run_doctor(
+    api: WindowsApi, python: str, modules: Sequence[str], rules_root: Path | None = None
+) -> dict[str, Any]:
+    """Reproduce, read, scan and probe; the bundle (not yet redacted), with the scan's diagnoses."""
+    scans: dict[str, ScanResult[ProbedRule]] = {}
+
+    def scan(interpreter: dict[str, Any]) -> ScanResult[ProbedRule] | None:
+        site = interpreter.get("site_packages")
+        if not isinstance(site, str) or not Path(site).is_dir():
+            return None
+        if site not in scans:
+            scans[site] = _scan(api, site, interpreter, rules_root)
+        return scans[site]
+
+    def plan_for(module: str, package: str, interpreter: dict[str, Any]) -> dict[str, Any]:
+        result = scan(interpreter)
+        if result is None:
+            return collect.collector_plan(package)
+        return probe_plan(result, str(interpreter["site_packages"]), package)
+
+    bundle = collect.build_bundle(api, python, list(modules), plan_for)
+    bundle["tool"] = {"name": "dlldoctor", "version": collect.BUNDLE_VERSION}
+    result = scan(bundle["facts"]["interpreter"])
+    bundle["scan"] = _scan_summary(result) if result is not None else None
+    return bundle
+
+
+def _scan(
+    api: WindowsApi, site: str, interpreter: dict[str, Any], rules_root: Path | None
+) -> ScanResult[ProbedRule]:
+    version = str(interpreter.get("version") or "")
+    system = api.system_dir()
+    # PATH holds System32 on every Windows; the scan searches System32 as such, not as a PATH folder.
+    path = [
+        p for p in api.environ().get("PATH", "").split(";") if p and Path(p).is_dir() and not _same(p, system)
+    ]
+    app_dir = interpreter.get("app_dir")
+    options = ScanOptions(
+        python=".".join(version.split(".")[:2]) or None,
+        app_dir=app_dir if isinstance(app_dir, str) and Path(app_dir).is_dir() else None,
+        path=tuple(path),
+        system_dir=system,
+        rules_root=rules_root,
+    )
+    result: ScanResult[ProbedRule] = scan_target(site, options)
+    DiagnoseWithRules(rules_root)([result])
+    return result
+
+
+def _scan_summary(result: ScanResult[ProbedRule]) -> dict[str, Any]:
+    """What the scan concluded on the machine, kept in the bundle (the DLLs themselves stay there)."""
+    return {
+        "target": result.target,
+        "findings": [
+            {"kind": f.kind, "severity": f.severity, "file": f.file, "dll": f.dll, "symbol": f.symbol,
+             "message": f.message, "chain": list(f.chain)}
+            for f in result.findings if f.severity == "error"
+        ][:200],
+        "diagnoses": [
+            {"rule_id": d.rule.id, "category": d.rule.category, "severity": d.rule.severity,
+             "evidence": list(d.evidence)[:20]}
+            for d in result.diagnoses
+        ],
+        "assumptions": list(result.environment.assumptions),
+    }  # fmt: skip
+
+
+# ----- a bundle, anywhere -----------------------------------------------------------------------------
+
+
+def live_failures(bundle: dict[str, Any]) -> list[LiveFailure]:
+    """The first failed call of each probe, in the order the probe made them (leaves first)."""
+    found = []
+    for probe in bundle.get("probes") or []:
+        for call in probe.get("calls") or []:
+            if call.get("code"):
+                found.append(
+                    LiveFailure(
+                        str(probe.get("module")),
+                        str(call.get("path")),
+                        int(call["code"]),
+                        call.get("missing_dll"),
+                        call.get("missing_name"),
+                        call.get("in_dll"),
+                    )
+                )
+                break
+    return found
+
+
+def reproduced_text(bundle: dict[str, Any]) -> str:
+    """The exact error text of every import that failed, one after the other."""
+    return "\n".join(str(r.get("text")) for r in bundle.get("reproduced") or [] if r.get("ok") is False)
+
+
+def diagnose_bundle(
+    bundle: dict[str, Any], rule_set: RuleSet, lang: str | None = None
+) -> tuple[Conclusion, Explanation | None]:
+    """One conclusion from a bundle: the scan's confirmed cause when it has one, else the text's first."""
+    failing = tuple(str(r.get("module")) for r in bundle.get("reproduced") or [] if r.get("ok") is False)
+    text = reproduced_text(bundle)
+    explanation = explain_text(text, rule_set, lang=lang) if text.strip() else None
+    lives = live_failures(bundle)
+    live = lives[0] if lives else None
+    scan = bundle.get("scan") or {}
+    errors = [d for d in scan.get("diagnoses") or [] if d.get("severity") == "error"]
+    chosen = _matching_live(errors, live)
+    if chosen is not None:
+        evidence = tuple(str(e) for e in chosen.get("evidence") or ())
+        return Conclusion(chosen["rule_id"], chosen["category"], "scan", failing, live, evidence), explanation
+    if explanation is not None and explanation.diagnoses:
+        top = explanation.diagnoses[0].rule
+        return Conclusion(top.id, top.category, "text", failing, live), explanation
+    return Conclusion(None, None, "none", failing, live), explanation
+
+
+def _matching_live(diagnoses: list[dict[str, Any]], live: LiveFailure | None) -> dict[str, Any] | None:
+    """The scan's first error diagnosis, preferring one whose evidence names the DLL the probe saw fail."""
+    if not diagnoses:
+        return None
+    if live is not None:
+        names = {live.dll.lower(), _base(live.path).lower()}
+        for diagnosis in diagnoses:
+            if any(n in str(e).lower() for e in diagnosis.get("evidence") or () for n in names):
+                return diagnosis
+    return diagnoses[0]
+
+
+def _same(a: str, b: str) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
+
+
+def _base(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]

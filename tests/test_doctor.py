@@ -1,0 +1,184 @@
+"""``dlldoctor doctor`` through the fake Windows (tests/fakewin.py), then the bundle read again on Linux.
+
+Each broken layout is one of the scan scenarios of tests/test_verdicts.py, installed into the fake
+machine's site-packages: the doctor run must name the exact cause and, where the import fails, the exact
+call the live probe saw fail; the bundle it writes, read by a fresh ``dlldoctor explain --bundle``
+process, must give the same cause.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import wheelcache
+from fakewin import FakeWindows, member
+
+from dlldoctor.cli import doctor
+from dlldoctor.resources import schema_path
+
+pytestmark = pytest.mark.wheels
+
+
+def _link_tree(src: Path, dest: Path) -> None:
+    def link(a: str, b: str) -> None:
+        try:
+            Path(b).hardlink_to(a)
+        except OSError:
+            shutil.copy2(a, b)
+
+    shutil.copytree(src, dest, copy_function=link, dirs_exist_ok=True)
+
+
+def _replace(path: Path, data: bytes) -> None:
+    path.unlink()
+    path.write_bytes(data)
+
+
+def deleted_uv(fw: FakeWindows, pe_bin: Path) -> None:
+    (fw.site / "torch/lib/uv.dll").unlink()
+
+
+def zeroed_c10(fw: FakeWindows, pe_bin: Path) -> None:
+    _replace(fw.site / "torch/lib/c10.dll", b"\0" * 4096)
+
+
+def c10_of_another_release(fw: FakeWindows, pe_bin: Path) -> None:
+    _replace(fw.site / "torch/lib/c10.dll", member(wheelcache.TORCH_OLD, "torch/lib/c10.dll"))
+
+
+def c10_for_32bit(fw: FakeWindows, pe_bin: Path) -> None:
+    _replace(fw.site / "torch/lib/c10.dll", (pe_bin / "x86" / "chain_c.dll").read_bytes())
+
+
+def old_msvcp140_beside_python(fw: FakeWindows, pe_bin: Path) -> None:
+    (fw.app_dir / "msvcp140.dll").write_bytes(member(wheelcache.MSVC_OLD, "data/msvcp140.dll"))
+
+
+# layout, Python, the cause, and the live probe's first failed call (file, code, what it names) or None
+BROKEN = [
+    (deleted_uv, "3.11", "corrupt-file", ("torch_cpu.dll", 126, "uv.dll")),
+    (zeroed_c10, "3.11", "corrupt-file", ("c10.dll", 193, None)),
+    (c10_of_another_release, "3.11", "mixed-install", ("torch_cpu.dll", 127, "c10.dll")),
+    (c10_for_32bit, "3.11", "arch-mismatch", ("c10.dll", 193, None)),
+    (old_msvcp140_beside_python, "3.11", "vcredist-outdated", None),
+    (None, "3.12", "python-abi-mismatch", ("torch_python.dll", 126, "python311.dll")),
+]
+
+
+def machine(tmp_path: Path, pe_bin: Path, torch_tree: Path, python: str = "3.11") -> FakeWindows:
+    fw = FakeWindows(tmp_path / "machine", pe_bin, python)
+    _link_tree(torch_tree, fw.site)
+    return fw
+
+
+def arguments(**given: object) -> argparse.Namespace:
+    values = {"modules": [], "python": None, "report": None, "no_redact": False, "lang": "en"}
+    values.update(format="text", rules=None)
+    values.update(given)
+    return argparse.Namespace(**values)
+
+
+def run_doctor(fw: FakeWindows, capsys: pytest.CaptureFixture[str], **given: object) -> tuple[int, str]:
+    status = doctor.run(arguments(python=str(fw.app_dir / "python.exe"), **given), fw)
+    return status, capsys.readouterr().out
+
+
+def explain_bundle(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "dlldoctor", "explain", "--bundle", str(path), *extra],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("layout", "python", "cause", "live"), BROKEN, ids=lambda v: getattr(v, "__name__", None)
+)
+def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
+    layout, python, cause, live, tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys
+) -> None:
+    fw = machine(tmp_path, pe_bin, torch_tree, python)
+    if layout is not None:
+        layout(fw, pe_bin)
+    report = tmp_path / "bundle.json"
+    status, out = run_doctor(fw, capsys, report=report)
+    assert status == 1
+    first = out.splitlines()[0]
+    assert first.startswith(f"✗ {cause}: ")
+    assert fw.children == ["interpreter", "reproduce"] + (["probe"] if live else [])
+
+    bundle = json.loads(report.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(json.loads(schema_path("bundle").read_text())).validate(bundle)
+    assert bundle["diagnosis"]["category"] == cause
+    failed = [r for r in bundle["reproduced"] if r["ok"] is False]
+    if live is None:
+        assert failed == [] and bundle["probes"] == []
+        assert "the import itself works now" in first
+    else:
+        assert bundle["diagnosis"]["confirmed"] is True and "confirmed on this machine" in first
+        (probe,) = bundle["probes"]
+        bad = next(c for c in probe["calls"] if c["code"])
+        named = bad.get("missing_dll") or bad.get("in_dll")
+        assert (Path(bad["path"]).name, bad["code"], named) == live
+        assert all(c["code"] == 0 for c in probe["calls"][: probe["calls"].index(bad)])
+
+    del bundle["diagnosis"]  # worked out again from the facts, not read back
+    report.write_text(json.dumps(bundle), encoding="utf-8")
+    again = explain_bundle(report, "--format", "json")
+    assert again.returncode == 1, again.stderr
+    assert json.loads(again.stdout)["diagnosis"]["category"] == cause
+    text = explain_bundle(report)
+    assert text.stdout.splitlines()[0] == first
+
+
+def test_healthy_torch_is_healthy(tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys) -> None:
+    fw = machine(tmp_path, pe_bin, torch_tree)
+    status, out = run_doctor(fw, capsys, format="json")
+    bundle = json.loads(out)
+    assert status == 0
+    assert out and bundle["diagnosis"] == {
+        "rule_id": None,
+        "category": None,
+        "source": "none",
+        "confirmed": False,
+    }
+    assert bundle["reproduced"] == [
+        {"module": "torch", "ok": True, "error_type": None, "text": "", "winerror": None}
+    ]
+    assert bundle["facts"]["vc_redist"] == {"version": "v14.44.35112.01", "installed": 1}
+    assert (
+        bundle["facts"]["system_dlls"]["msvcp140.dll"] == "14.44.35211.0"
+    )  # the FileVersion that wheel really carries
+    assert bundle["facts"]["known_dlls"][:2] == ["advapi32.dll", "kernel32.dll"]
+
+
+def test_redaction_masks_the_user_unless_told_not_to(
+    tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys
+) -> None:
+    fw = machine(tmp_path, pe_bin, torch_tree)
+    fw.env["USERPROFILE"] = str(fw.root)  # the whole machine lives in the user's home folder
+    (fw.site / "torch/lib/uv.dll").unlink()
+    _, out = run_doctor(fw, capsys, format="json")
+    assert str(fw.root) not in out and "alice" not in out
+    assert '"<home>/Python311/Lib/site-packages/torch/lib/torch_cpu.dll"' in out
+    _, kept = run_doctor(fw, capsys, format="json", no_redact=True)
+    assert str(fw.root) in kept and json.loads(kept)["redacted"] is False
+
+
+def test_markdown_is_folded_and_fits_an_issue(tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys) -> None:
+    fw = machine(tmp_path, pe_bin, torch_tree)
+    (fw.site / "torch/lib/uv.dll").unlink()
+    fw.env["PATH"] = ";".join(f"C:\\tools\\{i:05d}" for i in range(8000))  # a PATH far too long to show whole
+    _, out = run_doctor(fw, capsys, format="markdown")
+    assert out.startswith("### ✗ corrupt-file: ")
+    assert out.count("<details>") == 5 and len(out) < 65536
