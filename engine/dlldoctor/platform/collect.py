@@ -6,10 +6,9 @@ registry, file version resources, environment variables and the DLLs of the fail
 child processes of that Python, with error pop-ups switched off). Nothing is sent anywhere. Then, on any
 machine: ``dlldoctor explain --bundle bundle.json``.
 
-Every Windows call sits behind one object (``Win32`` here; the package's tests pass a fake with the same
-methods). The steps: reproduce each import in a child process, read the machine, load the failing
-package's DLLs bottom-up in a child process and record each error code, the file that bound and, for an
-error 127, the imported name that is missing.
+Every Windows call sits behind one object (``Win32``; tests pass a fake). The steps: reproduce each
+import in a child process, read the machine, load the failing package's DLLs leaves first in a child
+process, recording each error code, the file that bound and, for a 127, the name that is missing.
 """
 
 from __future__ import annotations
@@ -134,23 +133,21 @@ class Win32:
     def run_child(self, python: str, step: str, payload: dict[str, Any]) -> dict[str, Any]:
         """Run one step of this file in a new process of ``python``: JSON in on stdin, JSON out."""
         command = [python, os.path.abspath(__file__), "--child", step]
-        flags = 0x08000000  # CREATE_NO_WINDOW
-        done = subprocess.run(
-            command,
-            input=json.dumps(payload).encode("utf-8"),
-            capture_output=True,
-            timeout=CHILD_TIMEOUT,
-            creationflags=flags,
-            check=False,
-        )
+        data = json.dumps(payload).encode("utf-8")
+        try:  # CREATE_NO_WINDOW: no console flashes up
+            done = subprocess.run(
+                command, input=data, capture_output=True, timeout=CHILD_TIMEOUT, creationflags=0x08000000
+            )
+        except subprocess.TimeoutExpired:
+            return {"crashed": True, "exit_code": None, "stderr": [f"no answer after {CHILD_TIMEOUT} s"]}
         try:
             answer = json.loads(done.stdout.decode("utf-8") or "null")
         except ValueError:
             answer = None
-        if not isinstance(answer, dict):
-            tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
-            return {"crashed": True, "exit_code": done.returncode, "stderr": tail}
-        return answer
+        if isinstance(answer, dict):
+            return answer
+        tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
+        return {"crashed": True, "exit_code": done.returncode, "stderr": tail}
 
 
 # ----- steps that run in the child process -----------------------------------------------------------
@@ -194,7 +191,7 @@ def interpreter_kind(exe: str, prefix: str, base_prefix: str) -> str:
         return "conda"
     if "windowsapps" in exe.lower() or "pythonsoftwarefoundation" in base_prefix.lower():
         return "store"
-    if any(name.lower().endswith("._pth") for name in _listdir(folder)):
+    if any(name.lower().endswith("._pth") for name in (os.listdir(folder) if os.path.isdir(folder) else ())):
         return "embedded"
     if os.path.normcase(prefix) != os.path.normcase(base_prefix):
         return "venv"
@@ -319,70 +316,43 @@ def nvidia_driver(file_version: str) -> str | None:
 
 def pe_imports(path: str) -> dict[str, list[str]]:
     """Imported DLL -> imported names of a PE file (ordinals left out); {} for anything unreadable."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(4096)
-            if head[:2] != b"MZ":
-                return {}
-            pe = struct.unpack_from("<I", head, 0x3C)[0]
-            handle.seek(pe)
-            header = handle.read(24 + 240 + 40 * 96)
-    except (OSError, struct.error):
-        return {}
-    if header[:4] != b"PE\0\0" or len(header) < 24:
-        return {}
-    sections_count, optional_size = (
-        struct.unpack_from("<H", header, 6)[0],
-        struct.unpack_from("<H", header, 20)[0],
-    )
-    magic = struct.unpack_from("<H", header, 24)[0]
-    directories = 24 + (112 if magic == 0x20B else 96)
-    try:
-        import_rva = struct.unpack_from("<I", header, directories + 8)[0]
-        sections = [
-            struct.unpack_from("<IIII", header, 24 + optional_size + 40 * i + 8)
-            for i in range(min(sections_count, 96))
-        ]
-    except struct.error:
-        return {}
-    return _read_imports(path, import_rva, sections, 8 if magic == 0x20B else 4)
-
-
-def _read_imports(path: str, rva: int, sections: list[tuple[int, ...]], width: int) -> dict[str, list[str]]:
-    def offset(address: int) -> int | None:
-        for size, start, raw_size, raw in sections:
-            if start <= address < start + max(size, raw_size):
-                return raw + address - start
-        return None
+    import mmap
 
     found: dict[str, list[str]] = {}
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            pe = struct.unpack_from("<I", m, 0x3C)[0]
+            if m[:2] != b"MZ" or m[pe : pe + 4] != b"PE\0\0":
+                return found
+            count, optional = struct.unpack_from("<H", m, pe + 6)[0], struct.unpack_from("<H", m, pe + 20)[0]
+            wide = struct.unpack_from("<H", m, pe + 24)[0] == 0x20B
+            rva = struct.unpack_from("<I", m, pe + 24 + (112 if wide else 96) + 8)[0]
+            at = pe + 24 + optional
+            sections = [struct.unpack_from("<IIII", m, at + 40 * i + 8) for i in range(min(count, 96))]
 
-            def read(address: int, count: int) -> bytes:
-                at = offset(address)
-                if at is None:
-                    return b""
-                handle.seek(at)
-                return handle.read(count)
+            def offset(address: int) -> int:
+                for size, start, raw_size, raw in sections:
+                    if start <= address < start + max(size, raw_size):
+                        return int(raw + address - start)
+                raise ValueError(address)
 
+            def string(address: int) -> str:
+                start = offset(address)
+                return m[start : m.find(b"\0", start, start + 512)].decode("ascii", "replace")
+
+            width = 8 if wide else 4
             for index in range(4096):
-                entry = read(rva + 20 * index, 20)
-                if len(entry) < 20 or entry == b"\0" * 20:
+                lookup, _, _, name_rva, thunks = struct.unpack_from("<IIIII", m, offset(rva + 20 * index))
+                if not name_rva:
                     break
-                lookup, _, _, name_rva, thunks = struct.unpack("<IIIII", entry)
-                dll = read(name_rva, 256).split(b"\0")[0].decode("ascii", "replace")
-                names = []
-                for slot in range(20000):
-                    raw = read((lookup or thunks) + width * slot, width)
-                    value = int.from_bytes(raw, "little") if len(raw) == width else 0
+                names = found.setdefault(string(name_rva), [])
+                table = offset(lookup or thunks)
+                for slot in range(65536):
+                    value = int.from_bytes(m[table + width * slot : table + width * (slot + 1)], "little")
                     if not value:
                         break
-                    if not value >> (width * 8 - 1):
-                        names.append(
-                            read((value & 0x7FFFFFFF) + 2, 512).split(b"\0")[0].decode("ascii", "replace")
-                        )
-                found[dll] = names
+                    if not value >> (width * 8 - 1):  # not an ordinal
+                        names.append(string((value & 0x7FFFFFFF) + 2))
     except (OSError, struct.error, ValueError):
         return found
     return found
@@ -426,10 +396,10 @@ def build_bundle(api: Any, python: str, modules: list[str], plan_for: Any = None
     calls for a failing module (dlldoctor's own scan does it better than :func:`collector_plan`)."""
     run = api.run_child
     interpreter = run(python, "interpreter", {"modules": modules})
-    reproduced = [run(python, "reproduce", {"module": m}) for m in modules]
+    reproduced = [_outcome(m, run(python, "reproduce", {"module": m})) for m in modules]
     probes = []
     for outcome in reproduced:
-        if outcome.get("ok") is not False or outcome.get("crashed"):
+        if outcome.get("ok") is not False:
             continue
         module = str(outcome.get("module"))
         package = (interpreter.get("packages") or {}).get(module)
@@ -447,6 +417,14 @@ def build_bundle(api: Any, python: str, modules: list[str], plan_for: Any = None
         "facts": machine_facts(api, interpreter, sorted(n for n in needed if n)),
         "probes": probes,
     }
+
+
+def _outcome(module: str, answer: dict[str, Any]) -> dict[str, Any]:
+    """A child that died while importing (a DllMain crashed it, or it hung) is a failed import too."""
+    if not answer.get("crashed"):
+        return answer
+    text = f"the import ended the process (exit code {answer.get('exit_code')}): {' '.join(answer.get('stderr') or [])}"
+    return {"module": module, "ok": False, "error_type": None, "text": text.strip(), "winerror": None}
 
 
 def redact(value: object, environ: dict[str, str]) -> object:
@@ -487,13 +465,6 @@ def _replace_folded(text: str, old: str, new: str) -> str:
             return "".join([*out, text[at:]])
         out.extend((text[at:found], new))
         at = found + len(old)
-
-
-def _listdir(folder: str) -> list[str]:
-    try:
-        return os.listdir(folder)
-    except OSError:
-        return []
 
 
 def main(argv: list[str]) -> int:
