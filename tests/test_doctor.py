@@ -22,6 +22,8 @@ import wheelcache
 from fakewin import FakeWindows, member
 
 from dlldoctor.cli import doctor
+from dlldoctor.diagnose.doctor import live_failures
+from dlldoctor.platform import collect
 from dlldoctor.resources import schema_path
 
 pytestmark = pytest.mark.wheels
@@ -131,6 +133,10 @@ def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
         named = bad.get("missing_dll") or bad.get("in_dll")
         assert (Path(bad["path"]).name, bad["code"], named) == live
         assert all(c["code"] == 0 for c in probe["calls"][: probe["calls"].index(bad)])
+        # The collector alone (no dlldoctor, its own import reader and plan) sees the same failure.
+        alone = collect.build_bundle(fw, str(fw.app_dir / "python.exe"), ["torch"])
+        first_bad = live_failures(alone)[0]
+        assert (Path(first_bad.path).name, first_bad.code, first_bad.missing_dll or first_bad.in_dll) == live
 
     del bundle["diagnosis"]  # worked out again from the facts, not read back
     report.write_text(json.dumps(bundle), encoding="utf-8")
