@@ -31,10 +31,13 @@ def add_format_option(parser: argparse.ArgumentParser) -> None:
 
 
 def use_colour(stream: TextIO = sys.stdout) -> bool:
-    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
-    if os.environ.get("NO_COLOR"):
+    """Colour only on a terminal that shows ANSI codes (a Windows console once VT processing is on), and
+    never when NO_COLOR is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR") or not stream.isatty():
         return False
-    return stream.isatty()
+    from dlldoctor.platform.console import virtual_terminal
+
+    return virtual_terminal(stream)
 
 
 def write(text: str, stream: TextIO | None = None) -> None:
@@ -57,8 +60,12 @@ def printable_output() -> None:
 
     A legacy code page (cp1252, what a redirected Windows console gets) cannot encode Chinese, and no
     encoding takes the lone surrogates that stand for a file name's undecodable bytes: both are replaced.
+    On Windows, output redirected to a file or a pipe is UTF-8 (a console is written in UTF-16 by Python
+    itself, whatever its code page): ``dlldoctor explain … > out.txt`` keeps Chinese whole.
     """
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="replace")
+        if reconfigure is None:
+            continue
+        redirected = sys.platform == "win32" and not stream.isatty()
+        reconfigure(**({"encoding": "utf-8"} if redirected else {}), errors="replace")
