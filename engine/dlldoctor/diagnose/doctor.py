@@ -75,10 +75,11 @@ def probe_plan(result: ScanResult[Any], site: str, package: str) -> dict[str, An
         ((rel, ctx, tree) for rel, (ctx, tree) in result.trees.items() if _owned(rel, top)),
         key=lambda item: (_context_rank(item[1]), item[0]),
     )
+    own = {report.entry.location for report in result.files}  # the install's files, not the machine's
     for _, _, tree in trees:
         for node in _post_order(tree):
             entry = node.resolution.entry
-            if entry is None or node.resolution.system:
+            if entry is None or node.resolution.system or entry.location not in own:
                 continue
             path = (
                 str(Path(site) / entry.relpath) if not Path(entry.location).is_absolute() else entry.location

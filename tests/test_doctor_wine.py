@@ -1,0 +1,89 @@
+"""The live probe's plan, played by the Wine harness: the codes it gets are the ones the probe reads.
+
+For each fixture layout, dlldoctor's scan gives the plan (``diagnose.doctor.probe_plan``: the folders
+to add, then every DLL of the package leaves first, loaded with CPython's extension flags 0x1100); the
+harness (tests/wine, playing python.exe) performs exactly those calls under Wine. Each call's code must
+be the one stated, and the harness's results, read as probe records, must give the failure the doctor
+reports. Wine binds a stub for a missing export, so a 127 cannot be checked here (tests/test_doctor.py
+checks it on the fake Windows).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from wine import runner
+
+from dlldoctor.diagnose.doctor import LiveFailure, live_failures, probe_plan
+from dlldoctor.scan.result import ScanOptions
+from dlldoctor.scan.target import scan_target
+
+pytestmark = pytest.mark.wine
+
+PYD = "pymod.cp311-win_amd64.pyd"
+# layout: files (destination under site/ → fixture), the code of each call in plan order, the failure
+LAYOUTS = {
+    "healthy": (
+        {f"pkg/{PYD}": "x64/" + PYD, **{f"pkg.libs/{n}": f"x64/{n}" for n in ("chain_a.dll", "chain_b.dll", "chain_c.dll")}},
+        {"chain_c.dll": 0, "chain_b.dll": 0, "chain_a.dll": 0, PYD: 0},
+        None,
+    ),
+    "missing leaf": (
+        {f"pkg/{PYD}": "x64/" + PYD, **{f"pkg.libs/{n}": f"x64/{n}" for n in ("chain_a.dll", "chain_b.dll")}},
+        {"chain_b.dll": 126, "chain_a.dll": 126, PYD: 126},
+        ("chain_b.dll", 126, "chain_c.dll"),
+    ),
+    "32-bit leaf": (
+        {f"pkg/{PYD}": "x64/" + PYD, "pkg.libs/chain_c.dll": "x86/chain_c.dll",
+         **{f"pkg.libs/{n}": f"x64/{n}" for n in ("chain_a.dll", "chain_b.dll")}},
+        # Loaded by full path the 32-bit file fails with 193, as on Windows; searched for as a dependency,
+        # Wine skips it and reports 126 where Windows fails with 193 (layouts.DIFFERENCES
+        # "wrong-machine-skip"): the probe's first failed call, the one it reports, is the same on both.
+        {"chain_c.dll": 193, "chain_b.dll": 126, "chain_a.dll": 126, PYD: 126},
+        ("chain_c.dll", 193, None),
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_the_probe_plan_under_wine_gives_the_codes_it_expects(
+    name: str, wine: runner.WineSession, pe_bin: Path, tmp_path: Path
+) -> None:
+    files, codes, failure = LAYOUTS[name]
+    root = tmp_path / "layout"
+    (root / "py").mkdir(parents=True)
+    shutil.copy(wine.build / "harness.exe", root / "py" / "harness.exe")
+    shutil.copy(wine.build / "python311.dll", root / "py" / "python311.dll")
+    for dest, source in files.items():
+        (root / "site" / dest).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(pe_bin / source, root / "site" / dest)
+    options = ScanOptions(python="3.11", app_dir=str(root / "py"), system_dir=str(wine.system32))
+    result = scan_target(str(root / "site"), options)
+    plan = probe_plan(result, str(root / "site"), str(root / "site" / "pkg"))
+
+    assert [Path(c["path"]).name for c in plan["calls"]] == list(codes)
+    assert plan["dirs"] == [str(root / "site" / "pkg.libs")]
+    args = ["plain", "python311.dll", "keepgoing", "1"]
+    for folder in plan["dirs"]:
+        args += ["adddir", runner.to_wine(folder)]
+    for call in plan["calls"]:
+        args += [f"flags={call['flags']:X}", runner.to_wine(call["path"])]
+    run = wine.run(root / "py" / "harness.exe", args, root)
+    ops = [op for op in run.ops if op.kind.startswith("flags=")]
+    assert {Path(c["path"]).name: op.code or 0 for c, op in zip(plan["calls"], ops, strict=True)} == codes
+
+    records = []
+    for call, op in zip(plan["calls"], ops, strict=True):
+        record = {"path": call["path"], "flags": call["flags"], "code": op.code or 0}
+        if op.not_found:
+            record["missing_dll"] = op.not_found[0][0]
+        records.append(record)
+    found = live_failures({"probes": [{"module": "pkg", "calls": records}]})
+    expected = (
+        [LiveFailure("pkg", str(root / "site" / "pkg.libs" / failure[0]), failure[1], failure[2])]
+        if failure
+        else []
+    )
+    assert found == expected
