@@ -184,7 +184,30 @@ def test_redaction_masks_the_user_unless_told_not_to(
 def test_markdown_is_folded_and_fits_an_issue(tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys) -> None:
     fw = machine(tmp_path, pe_bin, torch_tree)
     (fw.site / "torch/lib/uv.dll").unlink()
-    fw.env["PATH"] = ";".join(f"C:\\tools\\{i:05d}" for i in range(8000))  # a PATH far too long to show whole
-    _, out = run_doctor(fw, capsys, format="markdown")
+    report = tmp_path / "bundle.json"
+    _, out = run_doctor(fw, capsys, format="markdown", report=report)
     assert out.startswith("### ✗ corrupt-file: ")
-    assert out.count("<details>") == 5 and len(out) < 65536
+    assert out.count("<details>") == 5 and "torch_cpu.dll" in out
+    # A probe of 4,000 long calls (a huge environment) still fits, cut with a line that says so.
+    bundle = json.loads(report.read_text(encoding="utf-8"))
+    call = {"path": "C:\\env\\Lib\\site-packages\\pkg\\" + "x" * 200 + ".dll", "flags": 4352, "code": 0}
+    bundle["probes"][0]["calls"] = [call] * 4000 + bundle["probes"][0]["calls"]
+    report.write_text(json.dumps(bundle), encoding="utf-8")
+    again = explain_bundle(report, "--format", "markdown")
+    assert again.stdout.startswith("### ✗ corrupt-file: ")
+    assert len(again.stdout) < 65536 and "more characters left out" in again.stdout
+
+
+def test_doctor_elsewhere_says_what_to_run_in_one_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "dlldoctor", "doctor"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("dlldoctor doctor: error: this is not Windows: run `dlldoctor doctor` on")
+    assert "dlldoctor collector > collect.py" in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_a_python_that_is_not_there_is_one_line(tmp_path: Path, pe_bin: Path) -> None:
+    from dlldoctor.errors import InputError
+
+    fw = FakeWindows(tmp_path / "machine", pe_bin)
+    with pytest.raises(InputError, match=r"^--python .*nowhere\.exe: no such interpreter$"):
+        doctor.run(arguments(python=str(tmp_path / "nowhere.exe")), fw)

@@ -24,6 +24,7 @@ from dlldoctor.platform import collect
 from dlldoctor.platform.interface import WindowsApi
 from dlldoctor.scan.result import ScanOptions, ScanResult
 from dlldoctor.scan.target import scan_target
+from dlldoctor.vocabulary import ConclusionSource
 
 SCAN_CONTEXTS = ("torch preload", "extension module", "loaded by full path")
 
@@ -50,7 +51,7 @@ class Conclusion:
 
     rule_id: str | None  # None: nothing wrong found
     category: str | None
-    source: str  # "scan" (the install confirms the rule), "text" (the reproduced error only), "none"
+    source: ConclusionSource  # the install confirms the rule, the reproduced error alone, or nothing
     failing: tuple[str, ...]  # modules whose import failed in the child process
     live: LiveFailure | None
     evidence: tuple[str, ...] = ()
