@@ -133,8 +133,11 @@ def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
         named = bad.get("missing_dll") or bad.get("in_dll")
         assert (Path(bad["path"]).name, bad["code"], named) == live
         assert all(c["code"] == 0 for c in probe["calls"][: probe["calls"].index(bad)])
+        # The System32 DLLs the graph binds are read with their versions (KnownDLLs and the rest).
+        assert {"kernel32.dll", "ws2_32.dll", "msvcp140.dll"} <= set(bundle["facts"]["system_dlls"])
         # The collector alone (no dlldoctor, its own import reader and plan) sees the same failure.
         alone = collect.build_bundle(fw, str(fw.app_dir / "python.exe"), ["torch"])
+        assert {"kernel32.dll", "ws2_32.dll"} <= set(alone["facts"]["system_dlls"])
         first_bad = live_failures(alone)[0]
         assert (Path(first_bad.path).name, first_bad.code, first_bad.missing_dll or first_bad.in_dll) == live
 
@@ -145,6 +148,12 @@ def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
     assert json.loads(again.stdout)["diagnosis"]["category"] == cause
     text = explain_bundle(report)
     assert text.stdout.splitlines()[0] == first
+    scan = subprocess.run(
+        [sys.executable, "-m", "dlldoctor", "scan", "--bundle", str(report)], capture_output=True, text=True
+    )
+    lines = scan.stdout.splitlines()
+    assert scan.returncode == 1 and lines[0].startswith("scan of ") and first in lines
+    assert f"  error: {cause} (" in "\n".join(lines)
 
 
 def test_healthy_torch_is_healthy(tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys) -> None:

@@ -77,9 +77,14 @@ def probe_plan(result: ScanResult[Any], site: str, package: str) -> dict[str, An
         key=lambda item: (_context_rank(item[1]), item[0]),
     )
     own = {report.entry.location for report in result.files}  # the install's files, not the machine's
+    system_dlls: set[str] = set()
     for _, _, tree in trees:
         for node in _post_order(tree):
             entry = node.resolution.entry
+            if node.resolution.reason.endswith(
+                ("System32", "KnownDLL")
+            ) and not node.resolution.name.lower().startswith(("api-ms-", "ext-ms-")):
+                system_dlls.add(node.resolution.name.lower())
             if entry is None or node.resolution.system or entry.location not in own:
                 continue
             path = (
@@ -94,7 +99,7 @@ def probe_plan(result: ScanResult[Any], site: str, package: str) -> dict[str, An
             calls.append({"path": path, "flags": collect.EXTENSION_FLAGS, "imports": imports})
     system = result.environment.system_dir
     kept = [d for d in dirs if system is None or not _same(d, system.label)]
-    return {"source": "scan", "dirs": kept, "calls": calls}
+    return {"source": "scan", "dirs": kept, "calls": calls, "system_dlls": sorted(system_dlls)}
 
 
 def _owned(relpath: str, top: str) -> bool:

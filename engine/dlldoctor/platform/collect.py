@@ -385,19 +385,19 @@ def collector_plan(package: str) -> dict[str, Any]:
                 stack.append((dep.lower(), iter(imports[dep.lower()])))
     dirs = sorted({os.path.dirname(files[k]) for k in files if k.endswith(".dll")})
     calls = [{"path": files[k], "flags": EXTENSION_FLAGS, "imports": imports[k]} for k in order]
-    return {"source": "collector", "dirs": dirs, "calls": calls}
+    outside = sorted({d.lower() for i in imports.values() for d in i if d.lower() not in files})
+    return {"source": "collector", "dirs": dirs, "calls": calls, "system_dlls": outside}
 
 
 # ----- the bundle ------------------------------------------------------------------------------------
 
 
 def build_bundle(api: Any, python: str, modules: list[str], plan_for: Any = None) -> dict[str, Any]:
-    """Reproduce, read the machine, probe. ``plan_for(module, package, interpreter)`` gives the load
-    calls for a failing module (dlldoctor's own scan does it better than :func:`collector_plan`)."""
+    """Reproduce, read, probe; ``plan_for(module, package, interpreter)`` plans a failing module's loads."""
     run = api.run_child
     interpreter = run(python, "interpreter", {"modules": modules})
     reproduced = [_outcome(m, run(python, "reproduce", {"module": m})) for m in modules]
-    probes = []
+    probes, needed = [], set()  # type: list[dict[str, Any]], set[str]
     for outcome in reproduced:
         if outcome.get("ok") is not False:
             continue
@@ -407,8 +407,9 @@ def build_bundle(api: Any, python: str, modules: list[str], plan_for: Any = None
             continue
         plan = plan_for(module, package, interpreter) if callable(plan_for) else collector_plan(package)
         answer = run(python, "probe", plan)
+        needed.update(plan.get("system_dlls") or [])
         probes.append({"module": module, "source": plan.get("source"), "dirs": plan.get("dirs"), **answer})
-    needed = {os.path.basename(str(c.get("missing_dll") or "")) for p in probes for c in p.get("calls", [])}
+    needed.update(str(c.get("missing_dll") or "") for p in probes for c in p.get("calls", []))
     return {
         "version": BUNDLE_VERSION,
         "kind": "dlldoctor-bundle",
@@ -419,8 +420,7 @@ def build_bundle(api: Any, python: str, modules: list[str], plan_for: Any = None
     }
 
 
-def _outcome(module: str, answer: dict[str, Any]) -> dict[str, Any]:
-    """A child that died while importing (a DllMain crashed it, or it hung) is a failed import too."""
+def _outcome(module: str, answer: dict[str, Any]) -> dict[str, Any]:  # a child that died: a failed import
     if not answer.get("crashed"):
         return answer
     text = f"the import ended the process (exit code {answer.get('exit_code')}): {' '.join(answer.get('stderr') or [])}"
