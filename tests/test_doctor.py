@@ -22,7 +22,8 @@ import wheelcache
 from fakewin import FakeWindows, member
 
 from dlldoctor.cli import doctor
-from dlldoctor.diagnose.doctor import live_failures
+from dlldoctor.diagnose.doctor import diagnose_bundle, live_failures
+from dlldoctor.kb.ruleset import load_rule_set
 from dlldoctor.platform import collect
 from dlldoctor.resources import schema_path
 
@@ -64,14 +65,16 @@ def old_msvcp140_beside_python(fw: FakeWindows, pe_bin: Path) -> None:
     (fw.app_dir / "msvcp140.dll").write_bytes(member(wheelcache.MSVC_OLD, "data/msvcp140.dll"))
 
 
-# layout, Python, the cause, and the live probe's first failed call (file, code, what it names) or None
+# layout, Python, the cause, the live probe's first failed call (file, code, what it names) or None, and
+# whether the collector's bundle alone (no scan) reaches the same cause from that failed call: a deleted
+# DLL (RECORD) and a zeroed one (its bytes) need the scan, which only doctor makes.
 BROKEN = [
-    (deleted_uv, "3.11", "corrupt-file", ("torch_cpu.dll", 126, "uv.dll")),
-    (zeroed_c10, "3.11", "corrupt-file", ("c10.dll", 193, None)),
-    (c10_of_another_release, "3.11", "mixed-install", ("torch_cpu.dll", 127, "c10.dll")),
-    (c10_for_32bit, "3.11", "arch-mismatch", ("c10.dll", 193, None)),
-    (old_msvcp140_beside_python, "3.11", "vcredist-outdated", None),
-    (None, "3.12", "python-abi-mismatch", ("torch_python.dll", 126, "python311.dll")),
+    (deleted_uv, "3.11", "corrupt-file", ("torch_cpu.dll", 126, "uv.dll"), False),
+    (zeroed_c10, "3.11", "corrupt-file", ("c10.dll", 193, None), False),
+    (c10_of_another_release, "3.11", "mixed-install", ("torch_cpu.dll", 127, "c10.dll"), True),
+    (c10_for_32bit, "3.11", "arch-mismatch", ("c10.dll", 193, None), True),
+    (old_msvcp140_beside_python, "3.11", "vcredist-outdated", None, False),
+    (None, "3.12", "python-abi-mismatch", ("torch_python.dll", 126, "python311.dll"), True),
 ]
 
 
@@ -104,10 +107,10 @@ def explain_bundle(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(
-    ("layout", "python", "cause", "live"), BROKEN, ids=lambda v: getattr(v, "__name__", None)
+    ("layout", "python", "cause", "live", "alone"), BROKEN, ids=lambda v: getattr(v, "__name__", None)
 )
 def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
-    layout, python, cause, live, tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys
+    layout, python, cause, live, alone, tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys
 ) -> None:
     fw = machine(tmp_path, pe_bin, torch_tree, python)
     if layout is not None:
@@ -136,10 +139,13 @@ def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
         # The System32 DLLs the graph binds are read with their versions (KnownDLLs and the rest).
         assert {"kernel32.dll", "ws2_32.dll", "msvcp140.dll"} <= set(bundle["facts"]["system_dlls"])
         # The collector alone (no dlldoctor, its own import reader and plan) sees the same failure.
-        alone = collect.build_bundle(fw, str(fw.app_dir / "python.exe"), ["torch"])
-        assert {"kernel32.dll", "ws2_32.dll"} <= set(alone["facts"]["system_dlls"])
-        first_bad = live_failures(alone)[0]
+        by_itself = collect.build_bundle(fw, str(fw.app_dir / "python.exe"), ["torch"])
+        first_bad = live_failures(by_itself)[0]
         assert (Path(first_bad.path).name, first_bad.code, first_bad.missing_dll or first_bad.in_dll) == live
+        assert {"kernel32.dll", "ws2_32.dll"} <= set(by_itself["facts"]["system_dlls"])
+        seen, _ = diagnose_bundle(by_itself, load_rule_set())
+        assert (seen.source, seen.confirmed) == ("probe", False)
+        assert (seen.category == cause) is alone
 
     del bundle["diagnosis"]  # worked out again from the facts, not read back
     report.write_text(json.dumps(bundle), encoding="utf-8")

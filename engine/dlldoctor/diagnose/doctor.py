@@ -27,6 +27,7 @@ from dlldoctor.scan.target import scan_target
 from dlldoctor.vocabulary import ConclusionSource
 
 SCAN_CONTEXTS = ("torch preload", "extension module", "loaded by full path")
+ERROR_MOD_NOT_FOUND, ERROR_PROC_NOT_FOUND, ERROR_BAD_EXE_FORMAT = 126, 127, 193
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class LiveFailure:
     missing_dll: str | None = None
     missing_name: str | None = None
     in_dll: str | None = None
+    bound: str | None = None  # for a 127: the file the DLL that lacks the name was bound to
 
     @property
     def dll(self) -> str:
@@ -51,7 +53,9 @@ class Conclusion:
 
     rule_id: str | None  # None: nothing wrong found
     category: str | None
-    source: ConclusionSource  # the install confirms the rule, the reproduced error alone, or nothing
+    source: (
+        ConclusionSource  # the install confirms it; the probe's failing link; the reproduced text; nothing
+    )
     failing: tuple[str, ...]  # modules whose import failed in the child process
     live: LiveFailure | None
     evidence: tuple[str, ...] = ()
@@ -213,6 +217,7 @@ def live_failures(bundle: dict[str, Any]) -> list[LiveFailure]:
                         call.get("missing_dll"),
                         call.get("missing_name"),
                         call.get("in_dll"),
+                        call.get("dll_bound"),
                     )
                 )
                 break
@@ -227,7 +232,8 @@ def reproduced_text(bundle: dict[str, Any]) -> str:
 def diagnose_bundle(
     bundle: dict[str, Any], rule_set: RuleSet, lang: str | None = None
 ) -> tuple[Conclusion, Explanation | None]:
-    """One conclusion from a bundle: the scan's confirmed cause when it has one, else the text's first."""
+    """One conclusion from a bundle: the scan's confirmed cause when it has one, else the first cause of
+    the probe's failing link, else the reproduced text's first."""
     failing = tuple(str(r.get("module")) for r in bundle.get("reproduced") or [] if r.get("ok") is False)
     text = reproduced_text(bundle)
     explanation = explain_text(text, rule_set, lang=lang) if text.strip() else None
@@ -239,10 +245,30 @@ def diagnose_bundle(
     if chosen is not None:
         evidence = tuple(str(e) for e in chosen.get("evidence") or ())
         return Conclusion(chosen["rule_id"], chosen["category"], "scan", failing, live, evidence), explanation
+    if live is not None:
+        # The failing link, written as Windows reports it, read by the same rules as a paste: more
+        # precise than the reproduced text, which names the DLL being loaded, not the one that broke.
+        seen = explain_text(live_text(live), rule_set, lang=lang)
+        if seen.diagnoses:
+            top = seen.diagnoses[0].rule
+            return Conclusion(top.id, top.category, "probe", failing, live), explanation
     if explanation is not None and explanation.diagnoses:
         top = explanation.diagnoses[0].rule
         return Conclusion(top.id, top.category, "text", failing, live), explanation
     return Conclusion(None, None, "none", failing, live), explanation
+
+
+def live_text(live: LiveFailure) -> str:
+    """A failed load call as Windows words it (en-US system messages and pop-ups, docs/doctor.md)."""
+    if live.code == ERROR_MOD_NOT_FOUND:
+        return (
+            f"The code execution cannot proceed because {live.missing_dll or _base(live.path)} was not found."
+        )
+    if live.code == ERROR_PROC_NOT_FOUND and live.missing_name:
+        where = live.bound or live.in_dll or live.path
+        return f"The procedure entry point {live.missing_name} could not be located in the dynamic link library {where}."
+    text = "%1 is not a valid Win32 application." if live.code == ERROR_BAD_EXE_FORMAT else ""
+    return f'OSError: [WinError {live.code}] {text} Error loading "{live.path}" or one of its dependencies.'
 
 
 def _matching_live(diagnoses: list[dict[str, Any]], live: LiveFailure | None) -> dict[str, Any] | None:

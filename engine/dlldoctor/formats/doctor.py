@@ -38,6 +38,8 @@ def verdict_line(conclusion: Conclusion, rule_set: RuleSet, lang: str = "en") ->
     title = rule.title.get(lang) if rule else conclusion.rule_id
     if conclusion.confirmed:
         how = "confirmed on this machine"
+    elif conclusion.source == "probe":
+        how = "read from the link the live probe saw fail (no scan of the install)"
     elif conclusion.failing:
         how = "from the error text only (the install does not confirm it)"
     else:
