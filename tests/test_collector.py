@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -88,7 +89,8 @@ def test_the_child_steps_run_alone_in_the_oldest_interpreter(tmp_path: Path) -> 
     python = oldest_python()
 
     def step(name: str, data: str) -> dict:
-        return json.loads(run_saved(tmp_path, "--child", name, stdin=data, python=python).stdout)
+        out = run_saved(tmp_path, "--child", name, stdin=data, python=python).stdout
+        return json.loads(out.split(collect.ANSWER)[-1])
 
     found = step("interpreter", '{"modules": ["json"]}')
     version = subprocess.run([python, "-c", "import sys, json; print(sys.version.split()[0], json.__file__)"],
@@ -127,3 +129,32 @@ def test_redaction_masks_in_any_case_and_keeps_the_rest() -> None:
     env = {"USERPROFILE": "C:\\Users\\Alice", "USERNAME": "Alice"}
     data = {"a": ["c:\\users\\alice\\x.dll", "by Alice"], "C:\\Users\\Alice": 3, "n": 1}
     assert collect.redact(data, env) == {"a": ["<home>\\x.dll", "by <user>"], "<home>": 3, "n": 1}
+
+
+def test_what_an_import_prints_does_not_spoil_the_answer(tmp_path: Path) -> None:
+    """A package that prints on import (to stdout, or to the C-level stream) comes before the answer."""
+    (tmp_path / "chatty.py").write_text("import os\nprint('hello')\nos.write(1, b'{not json\\n')\n")
+    saved = tmp_path / "tool"
+    saved.mkdir()
+    (saved / "collect.py").write_text(source(), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(saved / "collect.py"), "--child", "reproduce"],
+        input='{"module": "chatty"}', capture_output=True, text=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )  # fmt: skip
+    before, _, answer = done.stdout.rpartition(collect.ANSWER)
+    assert "{not json" in before and "hello" not in before  # print() went to stderr, the raw write stayed
+    assert json.loads(answer)["ok"] is True and "hello" in done.stderr
+
+
+def test_the_collectors_folder_never_shadows_an_import(tmp_path: Path) -> None:
+    saved = tmp_path / "tool"
+    saved.mkdir()
+    (saved / "collect.py").write_text(source(), encoding="utf-8")
+    (saved / "json_helper_x.py").write_text("raise SystemExit('imported from the collector folder')\n")
+    done = subprocess.run(
+        [sys.executable, str(saved / "collect.py"), "--child", "reproduce"],
+        input='{"module": "json_helper_x"}', capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    answer = json.loads(done.stdout.rpartition(collect.ANSWER)[2])
+    assert (answer["ok"], answer["error_type"]) == (False, "ModuleNotFoundError")

@@ -24,14 +24,12 @@ BUNDLE_VERSION = 1
 CHILD_TIMEOUT = 300  # seconds for one child process (importing torch cold can take a minute)
 MAX_PLAN_FILES = 400  # PE files of one package the collector probes; the biggest real package has ~250
 
-# LoadLibraryExW flags (learn.microsoft.com, "LoadLibraryExW function").
-LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR = 0x100
-LOAD_LIBRARY_SEARCH_DEFAULT_DIRS = 0x1000
-EXTENSION_FLAGS = LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR  # Python/dynload_win.c
-# SetErrorMode: SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX ("SetErrorMode function").
-QUIET_ERROR_MODE = 0x0001 | 0x8000
-ERROR_MOD_NOT_FOUND = 126
-ERROR_PROC_NOT_FOUND = 127
+# LoadLibraryExW flags (learn.microsoft.com, "LoadLibraryExW function"); CPython's: Python/dynload_win.c.
+LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, LOAD_LIBRARY_SEARCH_DEFAULT_DIRS = 0x100, 0x1000
+EXTENSION_FLAGS = LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR
+QUIET_ERROR_MODE = 0x0001 | 0x8000  # SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX ("SetErrorMode")
+ERROR_MOD_NOT_FOUND, ERROR_PROC_NOT_FOUND = 126, 127
+ANSWER = "\n--- dlldoctor answer ---\n"  # the child's JSON follows it: what the import printed comes before
 
 # Registry values as Microsoft documents them (HKEY_LOCAL_MACHINE).
 VC_REDIST_KEY = r"SOFTWARE\Microsoft\VisualStudio\14.0\VC\Runtimes\x64"  # Version, Installed
@@ -140,8 +138,9 @@ class Win32:
             )
         except subprocess.TimeoutExpired:
             return {"crashed": True, "exit_code": None, "stderr": [f"no answer after {CHILD_TIMEOUT} s"]}
+        out = done.stdout.decode("utf-8", "replace")
         try:
-            answer = json.loads(done.stdout.decode("utf-8") or "null")
+            answer = json.loads(out[out.rfind(ANSWER) + len(ANSWER) :] if ANSWER in out else "null")
         except ValueError:
             answer = None
         if isinstance(answer, dict):
@@ -229,19 +228,18 @@ def child_probe(api: Any, plan: dict[str, Any]) -> dict[str, Any]:
     imported DLL is loaded on its own to name the one that is missing (126) and, for 127, each imported
     name is looked up in the DLL that bound to name the one it lacks.
     """
-    a = api  # Win32, or a fake with the same methods
-    a.suppress_error_popups()
+    api.suppress_error_popups()
     for folder in plan.get("dirs") or []:
-        a.add_dll_directory(str(folder))
+        api.add_dll_directory(str(folder))
     results = []
     for call in plan.get("calls") or []:
         path, flags = str(call["path"]), int(call.get("flags", EXTENSION_FLAGS))
-        handle, code = a.load_library(path, flags)
+        handle, code = api.load_library(path, flags)
         record: dict[str, Any] = {"path": path, "flags": flags, "code": code}
         if handle:
-            record["bound"] = a.module_file_name(handle)
+            record["bound"] = api.module_file_name(handle)
         else:
-            record.update(_why(a, path, call.get("imports") or {}, code))
+            record.update(_why(api, path, call.get("imports") or {}, code))
         results.append(record)
     return {"calls": results}
 
@@ -469,9 +467,11 @@ def _replace_folded(text: str, old: str, new: str) -> str:
 
 def main(argv: list[str]) -> int:
     if len(argv) == 2 and argv[0] == "--child" and argv[1] in CHILD_STEPS:
-        payload = json.loads(sys.stdin.read() or "{}")
-        api = Win32() if sys.platform == "win32" else None
-        sys.stdout.write(json.dumps(CHILD_STEPS[argv[1]](api, payload)))
+        if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+            del sys.path[0]  # this file's folder is not the interpreter's: it must not shadow an import
+        payload, real_stdout, sys.stdout = json.loads(sys.stdin.read() or "{}"), sys.stdout, sys.stderr
+        answer = CHILD_STEPS[argv[1]](Win32() if sys.platform == "win32" else None, payload)
+        real_stdout.write(ANSWER + json.dumps(answer))
         return 0
     args = [a for a in argv if not a.startswith("--")]
     report = argv[argv.index("--report") + 1] if "--report" in argv[:-1] else None
