@@ -65,6 +65,11 @@ def old_msvcp140_beside_python(fw: FakeWindows, pe_bin: Path) -> None:
     (fw.app_dir / "msvcp140.dll").write_bytes(member(wheelcache.MSVC_OLD, "data/msvcp140.dll"))
 
 
+def torch_cuda_leftover(fw: FakeWindows, pe_bin: Path) -> None:
+    """A torch_cuda.dll that torch's RECORD does not list: files of another build left behind."""
+    (fw.site / "torch/lib/torch_cuda.dll").write_bytes((pe_bin / "x64" / "chain_c.dll").read_bytes())
+
+
 # layout, Python, the cause, the live probe's first failed call (file, code, what it names) or None, and
 # whether the collector's bundle alone (no scan) reaches the same cause from that failed call: a deleted
 # DLL (RECORD) and a zeroed one (its bytes) need the scan, which only doctor makes.
@@ -75,6 +80,7 @@ BROKEN = [
     (c10_for_32bit, "3.11", "arch-mismatch", ("c10.dll", 193, None), True),
     (old_msvcp140_beside_python, "3.11", "vcredist-outdated", None, False),
     (None, "3.12", "python-abi-mismatch", ("torch_python.dll", 126, "python311.dll"), True),
+    (torch_cuda_leftover, "3.11", "mixed-install", None, False),
 ]
 
 
@@ -160,6 +166,29 @@ def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
     lines = scan.stdout.splitlines()
     assert scan.returncode == 1 and lines[0].startswith("scan of ") and first in lines
     assert f"  error: {cause} (" in "\n".join(lines)
+
+
+def test_a_cuda_package_without_its_cuda_dlls_imports_but_is_diagnosed(
+    tmp_path: Path, pe_bin: Path, capsys
+) -> None:
+    """onnxruntime-gpu imports (its CUDA provider loads later, for a session); the scan names the cause."""
+    import zipfile
+
+    fw = FakeWindows(tmp_path / "machine", pe_bin)
+    with zipfile.ZipFile(wheelcache.wheel(wheelcache.ONNXRUNTIME_GPU)) as archive:
+        archive.extractall(fw.site)
+    report = tmp_path / "bundle.json"
+    status, out = run_doctor(fw, capsys, modules=["onnxruntime"], report=report)
+    bundle = json.loads(report.read_text(encoding="utf-8"))
+    assert status == 0 and bundle["reproduced"][0]["ok"] is True
+    assert bundle["diagnosis"] == {
+        "rule_id": "onnxruntime-cuda-provider-126",
+        "category": "cuda-dll-missing",
+        "source": "scan",
+        "confirmed": False,
+    }
+    assert out.splitlines()[0].startswith("⚠ cuda-dll-missing: ")
+    assert "  evidence: cublas64_13.dll not found, needed by onnxruntime_providers_cuda.dll [loaded by full path]" in out
 
 
 def test_healthy_torch_is_healthy(tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys) -> None:

@@ -84,7 +84,7 @@ def show(args: argparse.Namespace, bundle: dict[str, Any], *, api_colour: bool =
         write(fmt.render_markdown(conclusion, explanation, bundle, rule_set, lang))
     else:
         write(fmt.render_text(conclusion, explanation, bundle, rule_set, colour=api_colour, lang=lang))
-    return 1 if conclusion.rule_id or conclusion.failing else 0
+    return 1 if conclusion.failing or (conclusion.rule_id and conclusion.severity == "error") else 0
 
 
 def diagnosis(conclusion: Conclusion) -> dict[str, Any]:

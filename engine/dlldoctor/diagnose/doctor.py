@@ -24,7 +24,7 @@ from dlldoctor.platform import collect
 from dlldoctor.platform.interface import WindowsApi
 from dlldoctor.scan.result import ScanOptions, ScanResult
 from dlldoctor.scan.target import scan_target
-from dlldoctor.vocabulary import ConclusionSource
+from dlldoctor.vocabulary import ConclusionSource, Severity
 
 SCAN_CONTEXTS = ("torch preload", "extension module", "loaded by full path")
 ERROR_MOD_NOT_FOUND, ERROR_PROC_NOT_FOUND, ERROR_BAD_EXE_FORMAT = 126, 127, 193
@@ -59,6 +59,7 @@ class Conclusion:
     failing: tuple[str, ...]  # modules whose import failed in the child process
     live: LiveFailure | None
     evidence: tuple[str, ...] = ()
+    severity: Severity = "error"  # a warning: only the scan's warnings, with every import working
 
     @property
     def confirmed(self) -> bool:
@@ -255,6 +256,13 @@ def diagnose_bundle(
     if explanation is not None and explanation.diagnoses:
         top = explanation.diagnoses[0].rule
         return Conclusion(top.id, top.category, "text", failing, live), explanation
+    warnings = [d for d in scan.get("diagnoses") or [] if d.get("severity") == "warning"]
+    if warnings and not failing:  # e.g. a plugin that would fail when loaded: worth a line, not a fault
+        first = warnings[0]
+        evidence = tuple(str(e) for e in first.get("evidence") or ())
+        return Conclusion(
+            first["rule_id"], first["category"], "scan", failing, live, evidence, "warning"
+        ), explanation
     return Conclusion(None, None, "none", failing, live), explanation
 
 

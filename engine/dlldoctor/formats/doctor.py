@@ -36,6 +36,8 @@ def verdict_line(conclusion: Conclusion, rule_set: RuleSet, lang: str = "en") ->
         return "✓ every import works and the scan finds nothing wrong"
     rule = rule_set.get(conclusion.rule_id)
     title = rule.title.get(lang) if rule else conclusion.rule_id
+    if conclusion.severity == "warning":
+        return f"⚠ {conclusion.category}: {title} — a warning: every import works; it fails only if used"
     if conclusion.confirmed:
         how = "confirmed on this machine"
     elif conclusion.source == "probe":
@@ -68,7 +70,7 @@ def render_text(
 ) -> str:
     style = Style(colour)
     first = verdict_line(conclusion, rule_set, lang)
-    lines = [style(first, "bold", "red" if first.startswith("✗") else "green")]
+    lines = [style(first, "bold", {"✗": "red", "⚠": "yellow"}.get(first[:1], "green"))]
     for reproduced in bundle.get("reproduced") or []:
         if reproduced.get("ok") is False:
             lines.append(f"  reproduced: {reproduced.get('text')}")
