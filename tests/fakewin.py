@@ -123,7 +123,7 @@ def member(spec: str, suffix: str) -> bytes:
 
 
 class FakeWindows:
-    def __init__(self, root: Path, pe_bin: Path, python: str = "3.11") -> None:
+    def __init__(self, root: Path, pe_bin: Path, python: str = "3.11", *, conda: bool = False) -> None:
         if not (WINE_DLLS / "kernel32.dll").is_file():
             reason = (
                 f"the fake Windows builds its System32 from Wine's DLLs ({WINE_DLLS}; apt-get install wine64)"
@@ -135,7 +135,8 @@ class FakeWindows:
         self.python = python
         self.version = tuple(int(x) for x in python.split("."))
         self.system = root / "Windows" / "System32"
-        self.app_dir = root / f"Python{self.version[0]}{self.version[1]}"
+        self.conda = conda  # a conda environment: its root is python.exe's folder, conda-meta beside it
+        self.app_dir = root / ("conda-env" if conda else f"Python{self.version[0]}{self.version[1]}")
         self.site = self.app_dir / "Lib" / "site-packages"
         for folder in (self.system, self.site):
             folder.mkdir(parents=True)
@@ -148,6 +149,12 @@ class FakeWindows:
                     target.unlink(missing_ok=True)
                     target.write_bytes(archive.read(name))
         shutil.copy(pe_bin / "x64" / "app.exe", self.app_dir / "python.exe")
+        if conda:
+            (self.app_dir / "conda-meta").mkdir()
+            (self.app_dir / "conda-meta" / f"python-{python}.7-h0.json").write_text(
+                '{"files": ["python.exe"]}'
+            )
+            (self.app_dir / "Library" / "bin").mkdir(parents=True)
         for name in ("vcruntime140.dll", "vcruntime140_1.dll"):
             shutil.copy(self.system / name, self.app_dir / name)
         self.registry = dict(REGISTRY)
@@ -229,7 +236,8 @@ class FakeWindows:
         return {
             "version": f"{self.python}.7", "implementation": "cpython", "bits": 64, "executable": exe,
             "app_dir": str(self.app_dir), "prefix": str(self.app_dir), "base_prefix": str(self.app_dir),
-            "site_packages": str(self.site), "user_site": None, "kind": "python.org", "packages": packages,
+            "site_packages": str(self.site), "user_site": None, "kind": "conda" if self.conda else "python.org",
+            "packages": packages,
         }  # fmt: skip
 
     def reproduce(self, module: str) -> dict[str, object]:
@@ -242,6 +250,10 @@ class FakeWindows:
                 "error_type": "ModuleNotFoundError",
                 "text": f"ModuleNotFoundError: No module named '{module}'",
             }
+        if self.conda:  # conda-forge's python adds its DLL folders at start-up
+            for sub in ("Library/mingw-w64/bin", "Library/usr/bin", "Library/bin", "Scripts", "bin"):
+                if (self.app_dir / sub).is_dir():
+                    self.add_dll_directory(str(self.app_dir / sub))
         lib = package / "lib"
         init = package / "__init__.py"
         if lib.is_dir() and init.is_file() and "add_dll_directory" in init.read_text(errors="replace"):

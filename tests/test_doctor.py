@@ -188,7 +188,32 @@ def test_a_cuda_package_without_its_cuda_dlls_imports_but_is_diagnosed(
         "confirmed": False,
     }
     assert out.splitlines()[0].startswith("⚠ cuda-dll-missing: ")
-    assert "  evidence: cublas64_13.dll not found, needed by onnxruntime_providers_cuda.dll [loaded by full path]" in out
+    assert (
+        "  evidence: cublas64_13.dll not found, needed by onnxruntime_providers_cuda.dll [loaded by full path]"
+        in out
+    )
+
+
+def test_two_openmp_runtimes_in_a_conda_environment(
+    tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys
+) -> None:
+    """conda's Library\\bin holds Intel's libiomp5md.dll beside torch's own: the environment is scanned whole."""
+    fw = FakeWindows(tmp_path / "machine", pe_bin, conda=True)
+    _link_tree(torch_tree, fw.site)
+    (fw.app_dir / "Library/bin/libiomp5md.dll").write_bytes(
+        member(wheelcache.INTEL_OPENMP, "library/bin/libiomp5md.dll")
+    )
+    report = tmp_path / "bundle.json"
+    status, out = run_doctor(fw, capsys, report=report)
+    bundle = json.loads(report.read_text(encoding="utf-8"))
+    assert bundle["facts"]["interpreter"]["kind"] == "conda"
+    assert bundle["scan"]["target"] == str(fw.app_dir)
+    assert (status, bundle["diagnosis"]["category"], bundle["reproduced"][0]["ok"]) == (
+        1,
+        "openmp-duplicate",
+        True,
+    )
+    assert out.splitlines()[0].startswith("✗ openmp-duplicate: ")
 
 
 def test_healthy_torch_is_healthy(tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys) -> None:

@@ -108,8 +108,10 @@ def probe_plan(result: ScanResult[Any], site: str, package: str) -> dict[str, An
 
 
 def _owned(relpath: str, top: str) -> bool:
-    first = relpath.split("/", 1)[0].lower()
-    return first in (top, f"{top}.libs")
+    """Whether a scanned file belongs to the package ``top`` (in site-packages, or under an environment
+    root's ``Lib/site-packages``)."""
+    lowered = relpath.lower().removeprefix("lib/site-packages/")
+    return lowered.split("/", 1)[0] in (top, f"{top}.libs")
 
 
 def _context_rank(context: str) -> int:
@@ -145,7 +147,7 @@ def run_doctor(
         if not isinstance(site, str) or not Path(site).is_dir():
             return None
         if site not in scans:
-            scans[site] = _scan(api, site, interpreter, rules_root)
+            scans[site] = _scan(api, _target(interpreter, site), interpreter, rules_root)
         return scans[site]
 
     def plan_for(module: str, package: str, interpreter: dict[str, Any]) -> dict[str, Any]:
@@ -161,8 +163,21 @@ def run_doctor(
     return bundle
 
 
+def _target(interpreter: dict[str, Any], site: str) -> str:
+    """What to scan: a conda environment whole (its Library\\bin and the rest are searched at start-up,
+    and the scan models them from the environment root), else the site-packages folder."""
+    prefix = interpreter.get("prefix")
+    if (
+        interpreter.get("kind") == "conda"
+        and isinstance(prefix, str)
+        and (Path(prefix) / "python.exe").is_file()
+    ):
+        return prefix
+    return site
+
+
 def _scan(
-    api: WindowsApi, site: str, interpreter: dict[str, Any], rules_root: Path | None
+    api: WindowsApi, target: str, interpreter: dict[str, Any], rules_root: Path | None
 ) -> ScanResult[ProbedRule]:
     version = str(interpreter.get("version") or "")
     system = api.system_dir()
@@ -171,14 +186,15 @@ def _scan(
         p for p in api.environ().get("PATH", "").split(";") if p and Path(p).is_dir() and not _same(p, system)
     ]
     app_dir = interpreter.get("app_dir")
+    whole = target == interpreter.get("prefix")  # an environment root holds its python.exe folder
     options = ScanOptions(
         python=".".join(version.split(".")[:2]) or None,
-        app_dir=app_dir if isinstance(app_dir, str) and Path(app_dir).is_dir() else None,
+        app_dir=app_dir if isinstance(app_dir, str) and Path(app_dir).is_dir() and not whole else None,
         path=tuple(path),
         system_dir=system,
         rules_root=rules_root,
     )
-    result: ScanResult[ProbedRule] = scan_target(site, options)
+    result: ScanResult[ProbedRule] = scan_target(target, options)
     DiagnoseWithRules(rules_root)([result])
     return result
 
