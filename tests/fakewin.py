@@ -183,6 +183,9 @@ class FakeWindows:
     def add_dll_directory(self, folder: str) -> None:
         self.process.user_dirs.append(Path(folder))
 
+    def prepend_path(self, folders: list[str]) -> None:
+        self.env["PATH"] = ";".join([*folders, self.env.get("PATH", "")])
+
     def load_library(self, path: str, flags: int) -> tuple[int, int]:
         assert self.process.popups_off, "a load before error pop-ups were switched off"
         try:
@@ -261,7 +264,7 @@ class FakeWindows:
             for dll in sorted(lib.glob("*.dll")):
                 code = self._try(str(dll), 0x1100)
                 if code == 126:  # torch: PATH prefixed with its folders, then plain LoadLibraryW
-                    self.env["PATH"] = f"{lib};{self.env['PATH']}"
+                    self.prepend_path([str(lib)])
                     code = self._try(str(dll), 0)
                 if code:
                     text = f'OSError: [WinError {code}] {MESSAGES[code]} Error loading "{dll}" or one of its dependencies.'

@@ -70,6 +70,15 @@ def torch_cuda_leftover(fw: FakeWindows, pe_bin: Path) -> None:
     (fw.site / "torch/lib/torch_cuda.dll").write_bytes((pe_bin / "x64" / "chain_c.dll").read_bytes())
 
 
+def old_c10_on_path_only(fw: FakeWindows, pe_bin: Path) -> None:
+    """torch\\lib lacks c10.dll; torch's PATH fallback binds the older release's copy found on PATH."""
+    (fw.site / "torch/lib/c10.dll").unlink()
+    old = fw.root / "old-torch"
+    old.mkdir()
+    (old / "c10.dll").write_bytes(member(wheelcache.TORCH_OLD, "torch/lib/c10.dll"))
+    fw.env["PATH"] = f"{old};{fw.env['PATH']}"
+
+
 # layout, Python, the cause, the live probe's first failed call (file, code, what it names) or None, and
 # whether the collector's bundle alone (no scan) reaches the same cause from that failed call: a deleted
 # DLL (RECORD) and a zeroed one (its bytes) need the scan, which only doctor makes.
@@ -81,7 +90,10 @@ BROKEN = [
     (old_msvcp140_beside_python, "3.11", "vcredist-outdated", None, False),
     (None, "3.12", "python-abi-mismatch", ("torch_python.dll", 126, "python311.dll"), True),
     (torch_cuda_leftover, "3.11", "mixed-install", None, False),
+    (old_c10_on_path_only, "3.11", "mixed-install", ("torch_cpu.dll", 127, "c10.dll"), False),
 ]
+# The collector knows no package's loader: it makes no PATH retry, so it sees the first attempt's 126.
+COLLECTOR_LIVE = {old_c10_on_path_only: ("torch_cpu.dll", 126, "c10.dll")}
 
 
 def machine(tmp_path: Path, pe_bin: Path, torch_tree: Path, python: str = "3.11") -> FakeWindows:
@@ -140,14 +152,18 @@ def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
         (probe,) = bundle["probes"]
         bad = next(c for c in probe["calls"] if c["code"])
         named = bad.get("missing_dll") or bad.get("in_dll")
-        assert (Path(bad["path"]).name, bad["code"], named) == live
+        assert (Path(bad["path"]).name, bad.get("fallback_code", bad["code"]), named) == live
         assert all(c["code"] == 0 for c in probe["calls"][: probe["calls"].index(bad)])
+        if layout is old_c10_on_path_only:  # the first attempt misses c10.dll; torch's retry binds the old one
+            assert (bad["code"], bad["fallback_code"]) == (126, 127)
+            assert bad["dll_bound"] == str(fw.root / "old-torch" / "c10.dll")
         # The System32 DLLs the graph binds are read with their versions (KnownDLLs and the rest).
         assert {"kernel32.dll", "ws2_32.dll", "msvcp140.dll"} <= set(bundle["facts"]["system_dlls"])
         # The collector alone (no dlldoctor, its own import reader and plan) sees the same failure.
         by_itself = collect.build_bundle(fw, str(fw.app_dir / "python.exe"), ["torch"])
         first_bad = live_failures(by_itself)[0]
-        assert (Path(first_bad.path).name, first_bad.code, first_bad.missing_dll or first_bad.in_dll) == live
+        seen_live = (Path(first_bad.path).name, first_bad.code, first_bad.missing_dll or first_bad.in_dll)
+        assert seen_live == COLLECTOR_LIVE.get(layout, live)
         assert {"kernel32.dll", "ws2_32.dll"} <= set(by_itself["facts"]["system_dlls"])
         seen, _ = diagnose_bundle(by_itself, load_rule_set())
         assert (seen.source, seen.confirmed) == ("probe", False)

@@ -83,6 +83,7 @@ def probe_plan(result: ScanResult[Any], site: str, package: str) -> dict[str, An
     )
     own = {report.entry.location for report in result.files}  # the install's files, not the machine's
     system_dlls: set[str] = set()
+    preloaded = {_node_path(tree, site).lower() for _, ctx, tree in trees if ctx.startswith("torch preload")}
     for _, _, tree in trees:
         for node in _post_order(tree):
             entry = node.resolution.entry
@@ -104,7 +105,17 @@ def probe_plan(result: ScanResult[Any], site: str, package: str) -> dict[str, An
             calls.append({"path": path, "flags": collect.EXTENSION_FLAGS, "imports": imports})
     system = result.environment.system_dir
     kept = [d for d in dirs if system is None or not _same(d, system.label)]
+    for call in calls:  # a step of torch's preload retries with PATH after 126, as torch does
+        if call["path"].lower() in preloaded:
+            call["fallback"] = kept
     return {"source": "scan", "dirs": kept, "calls": calls, "system_dlls": sorted(system_dlls)}
+
+
+def _node_path(node: Node, site: str) -> str:
+    entry = node.resolution.entry
+    if entry is None:
+        return ""
+    return entry.location if Path(entry.location).is_absolute() else str(Path(site) / entry.relpath)
 
 
 def _owned(relpath: str, top: str) -> bool:
@@ -225,12 +236,13 @@ def live_failures(bundle: dict[str, Any]) -> list[LiveFailure]:
     found = []
     for probe in bundle.get("probes") or []:
         for call in probe.get("calls") or []:
-            if call.get("code"):
+            code = call.get("fallback_code", call.get("code"))  # torch's retry decides, when it made one
+            if code:
                 found.append(
                     LiveFailure(
                         str(probe.get("module")),
                         str(call.get("path")),
-                        int(call["code"]),
+                        int(code),
                         call.get("missing_dll"),
                         call.get("missing_name"),
                         call.get("in_dll"),

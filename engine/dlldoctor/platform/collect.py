@@ -90,6 +90,9 @@ class Win32:
     def add_dll_directory(self, folder: str) -> None:
         self._k32.AddDllDirectory(folder)
 
+    def prepend_path(self, folders: list[str]) -> None:
+        os.environ["PATH"] = os.pathsep.join([*folders, os.environ.get("PATH", "")])
+
     def load_library(self, path: str, flags: int) -> tuple[int, int]:
         """(module handle or 0, GetLastError)."""
         handle = self._k32.LoadLibraryExW(path, None, flags)
@@ -169,18 +172,12 @@ def child_interpreter(api: Any, payload: dict[str, Any]) -> dict[str, Any]:
     exe = sys.executable
     base = getattr(sys, "_base_executable", exe) or exe
     return {
-        "version": ".".join(str(n) for n in sys.version_info[:3]),
-        "implementation": sys.implementation.name,
-        "bits": 64 if sys.maxsize > 2**32 else 32,
-        "executable": exe,
-        "app_dir": os.path.dirname(base),
-        "prefix": sys.prefix,
-        "base_prefix": sys.base_prefix,
-        "site_packages": sysconfig.get_paths().get("platlib"),
+        "version": ".".join(str(n) for n in sys.version_info[:3]), "implementation": sys.implementation.name,
+        "bits": 64 if sys.maxsize > 2**32 else 32, "executable": exe, "app_dir": os.path.dirname(base),
+        "prefix": sys.prefix, "base_prefix": sys.base_prefix, "site_packages": sysconfig.get_paths().get("platlib"),
         "user_site": site.getusersitepackages() if site.ENABLE_USER_SITE else None,
-        "kind": interpreter_kind(exe, sys.prefix, sys.base_prefix),
-        "packages": packages,
-    }
+        "kind": interpreter_kind(exe, sys.prefix, sys.base_prefix), "packages": packages,
+    }  # fmt: skip
 
 
 def interpreter_kind(exe: str, prefix: str, base_prefix: str) -> str:
@@ -209,14 +206,9 @@ def child_reproduce(api: Any, payload: dict[str, Any]) -> dict[str, Any]:
     try:
         importlib.import_module(name)
     except BaseException as e:  # anything an import raises is the answer, even SystemExit
-        lines = traceback.format_exception_only(type(e), e)
-        return {
-            "module": name,
-            "ok": False,
-            "error_type": type(e).__name__,
-            "text": "".join(lines).strip(),
-            "winerror": getattr(e, "winerror", None),
-        }
+        text = "".join(traceback.format_exception_only(type(e), e)).strip()
+        return {"module": name, "ok": False, "error_type": type(e).__name__, "text": text,
+                "winerror": getattr(e, "winerror", None)}  # fmt: skip
     return {"module": name, "ok": True, "error_type": None, "text": "", "winerror": None}
 
 
@@ -224,9 +216,10 @@ def child_probe(api: Any, plan: dict[str, Any]) -> dict[str, Any]:
     """Carry out a plan of load calls in this process; record what each one did.
 
     ``plan``: ``dirs`` (folders added with AddDllDirectory first, as os.add_dll_directory does) and
-    ``calls``, leaves first: ``{"path", "flags", "imports": {dll: [names]}}``. For a failed call, each
-    imported DLL is loaded on its own to name the one that is missing (126) and, for 127, each imported
-    name is looked up in the DLL that bound to name the one it lacks.
+    ``calls``, leaves first: ``{"path", "flags", "imports": {dll: [names]}, "fallback": [folders]}``. A
+    ``fallback`` call is a step of torch's preload: on 126, PATH is prefixed with those folders and
+    LoadLibraryW (the standard search, PATH included) is tried. For a failed call, each imported DLL is
+    loaded on its own to name the one that is missing (126), and for 127 the name it lacks.
     """
     api.suppress_error_popups()
     for folder in plan.get("dirs") or []:
@@ -236,20 +229,27 @@ def child_probe(api: Any, plan: dict[str, Any]) -> dict[str, Any]:
         path, flags = str(call["path"]), int(call.get("flags", EXTENSION_FLAGS))
         handle, code = api.load_library(path, flags)
         record: dict[str, Any] = {"path": path, "flags": flags, "code": code}
+        if code == ERROR_MOD_NOT_FOUND and call.get("fallback"):
+            api.prepend_path([str(f) for f in call["fallback"]])
+            handle, code = api.load_library(path, 0)
+            record["fallback_code"] = code
         if handle:
             record["bound"] = api.module_file_name(handle)
         else:
-            record.update(_why(api, path, call.get("imports") or {}, code))
+            record.update(
+                _why(api, path, call.get("imports") or {}, code, 0 if "fallback_code" in record else 0x1000)
+            )
         results.append(record)
     return {"calls": results}
 
 
-def _why(a: Any, path: str, imports: dict[str, list[str]], code: int) -> dict[str, Any]:
-    """Which import of a failed load is missing (126) or lacks a name (127)."""
+def _why(a: Any, path: str, imports: dict[str, list[str]], code: int, by_name: int) -> dict[str, Any]:
+    """Which import of a failed load is missing (126) or lacks a name (127); ``by_name``: the flags of
+    the first load's search, for an import not beside the file."""
     folder = os.path.dirname(path)
     for dll in imports:
         beside = os.path.join(folder, dll)
-        target, flags = (beside, EXTENSION_FLAGS) if os.path.isfile(beside) else (dll, 0x1000)
+        target, flags = (beside, EXTENSION_FLAGS) if os.path.isfile(beside) else (dll, by_name)
         handle, dep_code = a.load_library(target, flags)
         if not handle:
             if dep_code == code or code != ERROR_PROC_NOT_FOUND:

@@ -24,6 +24,9 @@ class WindowsApi(Protocol):
     def add_dll_directory(self, folder: str) -> None:
         """AddDllDirectory, as os.add_dll_directory calls it."""
 
+    def prepend_path(self, folders: list[str]) -> None:
+        """Put folders at the front of this process's PATH (torch's fallback after error 126)."""
+
     def load_library(self, path: str, flags: int) -> tuple[int, int]:
         """LoadLibraryExW: (module handle or 0, GetLastError)."""
 
