@@ -93,3 +93,67 @@ def test_bundle_goes_alone(tmp_path: Path) -> None:
     path.write_text(json.dumps(GOOD), encoding="utf-8")
     done = run("explain", "--bundle", str(path), "some text")
     assert done.returncode == 2 and "--bundle brings its own error text" in done.stderr
+
+
+RICH = {
+    **GOOD,
+    "tool": {"name": "dlldoctor", "version": 1},
+    "redacted": True,
+    "probes": [
+        {
+            "module": "torch",
+            "source": "scan",
+            "dirs": ["C:\\x\\torch\\lib"],
+            "calls": [
+                {"path": "C:\\x\\torch\\lib\\c10.dll", "flags": 4352, "code": 0, "bound": "C:\\x\\torch\\lib\\c10.dll"},
+                {"path": "C:\\x\\torch\\lib\\torch_cpu.dll", "flags": 4352, "code": 127, "missing_name": "f",
+                 "in_dll": "c10.dll", "dll_bound": "C:\\x\\torch\\lib\\c10.dll"},
+            ],
+        }
+    ],
+    "scan": {
+        "target": "C:\\x",
+        "findings": [{"kind": "missing-symbol", "message": "c10.dll lacks f"}],
+        "diagnoses": [{"rule_id": "torch-lib-procedure-not-found", "category": "mixed-install", "severity": "error",
+                       "evidence": ["c10.dll lacks f"]}],
+        "assumptions": [],
+    },
+    "diagnosis": {"rule_id": None, "category": None, "source": "none", "confirmed": False},
+}  # fmt: skip
+
+
+def _leaves(value: object, path: tuple = ()):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _leaves(item, (*path, index))
+    yield path
+
+
+def _with(value: object, path: tuple, new: object) -> object:
+    if not path:
+        return new
+    copy = json.loads(json.dumps(value))
+    holder = copy
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = new
+    return copy
+
+
+def test_any_value_of_any_type_anywhere_is_an_answer_or_one_line(tmp_path: Path, capsys) -> None:
+    """Every field of a full bundle swapped for a value of another type: exit 0, 1 or 2, never a crash."""
+    from dlldoctor.cli import main
+
+    path = tmp_path / "b.json"
+    statuses = set()
+    for where in _leaves(RICH):
+        for new in (None, 7, "x" * 3, [], {}, [{}], -1):
+            path.write_text(json.dumps(_with(RICH, where, new)), encoding="utf-8")
+            for command in ("explain", "scan"):
+                statuses.add(main([command, "--bundle", str(path), "--format", "markdown"]))
+                out = capsys.readouterr()
+                assert len(out.err.splitlines()) <= 1, (where, new, out.err)
+    assert {1, 2} <= statuses <= {0, 1, 2}
