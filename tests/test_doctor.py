@@ -173,6 +173,7 @@ def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
     report.write_text(json.dumps(bundle), encoding="utf-8")
     again = explain_bundle(report, "--format", "json")
     assert again.returncode == 1, again.stderr
+    jsonschema.Draft202012Validator(json.loads(schema_path("bundle").read_text())).validate(json.loads(again.stdout))
     assert json.loads(again.stdout)["diagnosis"]["category"] == cause
     text = explain_bundle(report)
     assert text.stdout.splitlines()[0] == first
