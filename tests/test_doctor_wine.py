@@ -47,6 +47,32 @@ LAYOUTS = {
 }  # fmt: skip
 
 
+def harness_args(plan: dict, path: list[Path]) -> list[str]:
+    """The plan as harness operations: PATH first (the process's), the folders added, then each call;
+    a call with a fallback is a step of torch's preload (the harness's ``torch`` operation)."""
+    args = ["setpath", ";".join([*(runner.to_wine(p) for p in path), "C:\\windows\\system32"])]
+    args += ["plain", "python311.dll", "keepgoing", "1"]
+    for folder in plan["dirs"]:
+        args += ["adddir", runner.to_wine(folder), "torchdir", runner.to_wine(folder)]
+    for call in plan["calls"]:
+        kind = "torch" if call.get("fallback") else f"flags={call['flags']:X}"
+        args += [kind, runner.to_wine(call["path"])]
+    return args
+
+
+def records(plan: dict, ops: list[runner.OpRun]) -> list[dict]:
+    """The harness's results in the probe's own record form (tests/test_doctor.py reads the same)."""
+    out = []
+    for call, op in zip(plan["calls"], ops, strict=True):
+        record = {"path": call["path"], "flags": call["flags"], "code": op.code or 0}
+        if op.outcome.startswith("fallback"):
+            record.update(code=op.first_code, fallback_code=op.code or 0)
+        if op.not_found:
+            record["missing_dll"] = op.not_found[0][0]
+        out.append(record)
+    return out
+
+
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
 def test_the_probe_plan_under_wine_gives_the_codes_it_expects(
     name: str, wine: runner.WineSession, pe_bin: Path, tmp_path: Path
@@ -65,25 +91,64 @@ def test_the_probe_plan_under_wine_gives_the_codes_it_expects(
 
     assert [Path(c["path"]).name for c in plan["calls"]] == list(codes)
     assert plan["dirs"] == [str(root / "site" / "pkg.libs")]
-    args = ["plain", "python311.dll", "keepgoing", "1"]
-    for folder in plan["dirs"]:
-        args += ["adddir", runner.to_wine(folder)]
-    for call in plan["calls"]:
-        args += [f"flags={call['flags']:X}", runner.to_wine(call["path"])]
-    run = wine.run(root / "py" / "harness.exe", args, root)
+    run = wine.run(root / "py" / "harness.exe", harness_args(plan, []), root)
     ops = [op for op in run.ops if op.kind.startswith("flags=")]
     assert {Path(c["path"]).name: op.code or 0 for c, op in zip(plan["calls"], ops, strict=True)} == codes
-
-    records = []
-    for call, op in zip(plan["calls"], ops, strict=True):
-        record = {"path": call["path"], "flags": call["flags"], "code": op.code or 0}
-        if op.not_found:
-            record["missing_dll"] = op.not_found[0][0]
-        records.append(record)
-    found = live_failures({"probes": [{"module": "pkg", "calls": records}]})
+    found = live_failures({"probes": [{"module": "pkg", "calls": records(plan, ops)}]})
     expected = (
         [LiveFailure("pkg", str(root / "site" / "pkg.libs" / failure[0]), failure[1], failure[2])]
         if failure
         else []
     )
     assert found == expected
+
+
+TORCH_PYD = "torch/_C.cp311-win_amd64.pyd"
+TORCH_LIB = {"torch/lib/c10.dll": "x64/versioned.dll", "torch/lib/chain_a.dll": "x64/chain_a.dll",
+             "torch/lib/chain_b.dll": "x64/chain_b.dll", TORCH_PYD: "x64/" + PYD}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("on_path", "first", "failure"),
+    [
+        # chain_c.dll only on PATH: chain_b.dll's step fails with 126, torch's retry binds it from PATH.
+        (True, {"c10.dll": (0, None), "chain_b.dll": (126, 0), "chain_a.dll": (0, None), "_C.cp311-win_amd64.pyd": (0, None)}, None),
+        # nowhere: the retry fails too, and that step is the failure the doctor reports.
+        (False, {"c10.dll": (0, None), "chain_b.dll": (126, 126), "chain_a.dll": (126, 126), "_C.cp311-win_amd64.pyd": (126, None)},
+         ("chain_b.dll", 126, "chain_c.dll")),
+    ],
+    ids=["rescued by PATH", "missing everywhere"],
+)  # fmt: skip
+def test_torch_preload_steps_retry_with_path_as_the_probe_expects(
+    on_path: bool, first: dict, failure: tuple | None, wine: runner.WineSession, pe_bin: Path, tmp_path: Path
+) -> None:
+    """A torch-shaped package of fixture DLLs (torch\\lib with a c10.dll): the plan's preload steps carry the
+    fallback, the harness's ``torch`` operation performs it, and the codes are the ones the probe reads."""
+    root = tmp_path / "layout"
+    (root / "py").mkdir(parents=True)
+    shutil.copy(wine.build / "harness.exe", root / "py" / "harness.exe")
+    shutil.copy(wine.build / "python311.dll", root / "py" / "python311.dll")
+    for dest, source in TORCH_LIB.items():
+        (root / "site" / dest).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(pe_bin / source, root / "site" / dest)
+    path = [root / "path1"]
+    path[0].mkdir()
+    if on_path:
+        shutil.copy(pe_bin / "x64" / "chain_c.dll", path[0] / "chain_c.dll")
+    options = ScanOptions(
+        python="3.11", app_dir=str(root / "py"), path=tuple(map(str, path)), system_dir=str(wine.system32)
+    )
+    plan = probe_plan(
+        scan_target(str(root / "site"), options), str(root / "site"), str(root / "site" / "torch")
+    )
+    assert [(Path(c["path"]).name, bool(c.get("fallback"))) for c in plan["calls"]] == [
+        ("c10.dll", True), ("chain_b.dll", True), ("chain_a.dll", True), ("_C.cp311-win_amd64.pyd", False)
+    ]  # fmt: skip
+
+    run = wine.run(root / "py" / "harness.exe", harness_args(plan, path), root)
+    ops = [op for op in run.ops if op.kind == "torch" or op.kind.startswith("flags=")]
+    got = records(plan, ops)
+    assert {Path(r["path"]).name: (r["code"], r.get("fallback_code")) for r in got} == first
+    found = live_failures({"probes": [{"module": "torch", "calls": got}]})
+    lib = root / "site" / "torch" / "lib"
+    assert found == ([LiveFailure("torch", str(lib / failure[0]), failure[1], failure[2])] if failure else [])
