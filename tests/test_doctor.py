@@ -154,7 +154,9 @@ def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
         named = bad.get("missing_dll") or bad.get("in_dll")
         assert (Path(bad["path"]).name, bad.get("fallback_code", bad["code"]), named) == live
         assert all(c["code"] == 0 for c in probe["calls"][: probe["calls"].index(bad)])
-        if layout is old_c10_on_path_only:  # the first attempt misses c10.dll; torch's retry binds the old one
+        if (
+            layout is old_c10_on_path_only
+        ):  # the first attempt misses c10.dll; torch's retry binds the old one
             assert (bad["code"], bad["fallback_code"]) == (126, 127)
             assert bad["dll_bound"] == str(fw.root / "old-torch" / "c10.dll")
         # The System32 DLLs the graph binds are read with their versions (KnownDLLs and the rest).
@@ -173,7 +175,9 @@ def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
     report.write_text(json.dumps(bundle), encoding="utf-8")
     again = explain_bundle(report, "--format", "json")
     assert again.returncode == 1, again.stderr
-    jsonschema.Draft202012Validator(json.loads(schema_path("bundle").read_text())).validate(json.loads(again.stdout))
+    jsonschema.Draft202012Validator(json.loads(schema_path("bundle").read_text())).validate(
+        json.loads(again.stdout)
+    )
     assert json.loads(again.stdout)["diagnosis"]["category"] == cause
     text = explain_bundle(report)
     assert text.stdout.splitlines()[0] == first
@@ -297,3 +301,34 @@ def test_a_python_that_is_not_there_is_one_line(tmp_path: Path, pe_bin: Path) ->
     fw = FakeWindows(tmp_path / "machine", pe_bin)
     with pytest.raises(InputError, match=r"^--python .*nowhere\.exe: no such interpreter$"):
         doctor.run(arguments(python=str(tmp_path / "nowhere.exe")), fw)
+
+
+def test_the_collector_writes_a_bundle_doctor_reads(
+    tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys
+) -> None:
+    """collect.py's own entry point on the fake Windows: a redacted, valid bundle explain --bundle reads."""
+    fw = machine(tmp_path, pe_bin, torch_tree)
+    c10_for_32bit(fw, pe_bin)
+    fw.env["USERPROFILE"] = str(fw.root)
+    report = tmp_path / "bundle.json"
+    assert collect.main(["torch", "--report", str(report)], fw, str(fw.app_dir / "python.exe")) == 0
+    assert (
+        capsys.readouterr().err
+        == f"bundle written to {report}: read it with dlldoctor explain --bundle {report}\n"
+    )
+    text = report.read_text(encoding="utf-8")
+    assert str(fw.root) not in text and text.isascii()
+    bundle = json.loads(text)
+    jsonschema.Draft202012Validator(json.loads(schema_path("bundle").read_text())).validate(bundle)
+    assert (bundle["tool"], bundle["redacted"], "scan" in bundle) == (
+        {"name": "collect.py", "version": 1},
+        True,
+        False,
+    )
+    again = explain_bundle(report, "--format", "json")
+    assert json.loads(again.stdout)["diagnosis"] == {
+        "rule_id": "winerror-193-not-a-valid-win32-application",
+        "category": "arch-mismatch",
+        "source": "probe",
+        "confirmed": False,
+    }

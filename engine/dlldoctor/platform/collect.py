@@ -465,7 +465,7 @@ def _replace_folded(text: str, old: str, new: str) -> str:
         at = found + len(old)
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], api: Any = None, python: str = sys.executable) -> int:
     if len(argv) == 2 and argv[0] == "--child" and argv[1] in CHILD_STEPS:
         if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
             del sys.path[0]  # this file's folder is not the interpreter's: it must not shadow an import
@@ -477,18 +477,18 @@ def main(argv: list[str]) -> int:
     report = argv[argv.index("--report") + 1] if "--report" in argv[:-1] else None
     if report in args:
         args.remove(report)
-    if sys.platform != "win32":
+    api = api or (Win32() if sys.platform == "win32" else None)  # tests pass a fake Windows
+    if api is None:
         sys.stderr.write("collect.py: run this on the Windows machine where the import fails\n")
         return 2
-    api = Win32()
-    bundle = build_bundle(api, sys.executable, args or ["torch"])
+    bundle = build_bundle(api, python, args or ["torch"])
     bundle["tool"] = {"name": "collect.py", "version": BUNDLE_VERSION}
     bundle["redacted"] = "--no-redact" not in argv
-    if bundle["redacted"]:
-        bundle = redact(bundle, api.environ())
-    text = json.dumps(bundle, indent=1, sort_keys=True)
+    text = json.dumps(
+        redact(bundle, api.environ()) if bundle["redacted"] else bundle, indent=1, sort_keys=True
+    )
     if report:
-        with open(report, "w", encoding="utf-8") as handle:
+        with open(report, "w", encoding="utf-8") as handle:  # ASCII JSON: any console, any editor
             handle.write(text + "\n")
         sys.stderr.write(f"bundle written to {report}: read it with dlldoctor explain --bundle {report}\n")
     else:
