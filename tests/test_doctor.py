@@ -256,6 +256,7 @@ def test_healthy_torch_is_healthy(tmp_path: Path, pe_bin: Path, torch_tree: Path
         bundle["facts"]["system_dlls"]["msvcp140.dll"] == "14.44.35211.0"
     )  # the FileVersion that wheel really carries
     assert bundle["facts"]["known_dlls"][:2] == ["advapi32.dll", "kernel32.dll"]
+    assert (bundle["facts"]["wdac_policies"], bundle["facts"]["smart_app_control"]) == (0, 0)
 
 
 def test_redaction_masks_the_user_unless_told_not_to(
@@ -310,6 +311,9 @@ def test_the_collector_writes_a_bundle_doctor_reads(
     fw = machine(tmp_path, pe_bin, torch_tree)
     c10_for_32bit(fw, pe_bin)
     fw.env["USERPROFILE"] = str(fw.root)
+    active = fw.system / "CodeIntegrity" / "CiPolicies" / "Active"
+    active.mkdir(parents=True)
+    (active / "{0283ac0f-fff1-49ae-ada1-8a933130cad6}.cip").write_bytes(b"\0" * 64)  # one App Control policy
     report = tmp_path / "bundle.json"
     assert collect.main(["torch", "--report", str(report)], fw, str(fw.app_dir / "python.exe")) == 0
     assert (

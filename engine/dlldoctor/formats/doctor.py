@@ -107,7 +107,8 @@ def fact_lines(facts: dict[str, Any]) -> list[str]:
         f"VC++ Redistributable (x64): {redist.get('version') or 'not installed'}",
         f"System32 DLLs: {_versions(facts.get('system_dlls') or {})}",
         f"NVIDIA driver: {facts.get('nvidia_driver') or 'none found'}",
-        f"Smart App Control: {_sac(facts.get('smart_app_control'))}; long paths: "
+        f"Smart App Control: {_sac(facts.get('smart_app_control'))}; App Control (WDAC) policies in force: "
+        f"{facts.get('wdac_policies', 'unknown')}; long paths: "
         f"{'enabled' if facts.get('long_paths_enabled') == 1 else 'disabled'}; "
         f"console code page: {facts.get('console_code_page')}",
         f"PATH: {len(facts.get('path') or [])} folder(s)",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -36,6 +37,7 @@ VC_REDIST_KEY = r"SOFTWARE\Microsoft\VisualStudio\14.0\VC\Runtimes\x64"  # Versi
 KNOWN_DLLS_KEY = r"SYSTEM\CurrentControlSet\Control\Session Manager\KnownDLLs"
 FILE_SYSTEM_KEY = r"SYSTEM\CurrentControlSet\Control\FileSystem"  # LongPathsEnabled
 CI_POLICY_KEY = r"SYSTEM\CurrentControlSet\Control\CI\Policy"  # VerifiedAndReputablePolicyState
+CI_ACTIVE = ("CodeIntegrity", "CiPolicies", "Active")  # App Control (WDAC) policies in force: *.cip files
 WINDOWS_KEY = r"SOFTWARE\Microsoft\Windows NT\CurrentVersion"
 WINDOWS_VALUES = ("ProductName", "DisplayVersion", "CurrentBuild", "UBR")
 SYSTEM_VERSIONED = ("msvcp140.dll", "vcruntime140.dll", "vcruntime140_1.dll", "ucrtbase.dll", "nvcuda.dll")
@@ -187,7 +189,7 @@ def interpreter_kind(exe: str, prefix: str, base_prefix: str) -> str:
         return "conda"
     if "windowsapps" in exe.lower() or "pythonsoftwarefoundation" in base_prefix.lower():
         return "store"
-    if any(name.lower().endswith("._pth") for name in (os.listdir(folder) if os.path.isdir(folder) else ())):
+    if any(name.lower().endswith("._pth") for name in _names(folder)):
         return "embedded"
     if os.path.normcase(prefix) != os.path.normcase(base_prefix):
         return "venv"
@@ -293,6 +295,7 @@ def machine_facts(api: Any, interpreter: dict[str, Any], extra_dlls: list[str]) 
         "known_dlls": sorted(str(v).lower() for v in a.registry_values(KNOWN_DLLS_KEY).values()),
         "long_paths_enabled": value(FILE_SYSTEM_KEY, "LongPathsEnabled"),
         "smart_app_control": value(CI_POLICY_KEY, "VerifiedAndReputablePolicyState"),
+        "wdac_policies": sum(n.lower().endswith(".cip") for n in _names(os.path.join(system, *CI_ACTIVE))),
         "console_code_page": a.console_code_page(),
         "system_dir": system,
         "system_dlls": versions,
@@ -442,9 +445,9 @@ def redact(value: object, environ: dict[str, str]) -> object:
 
 
 def _mask(value: object, masks: list[tuple[str, str]]) -> object:
-    if isinstance(value, str):
+    if isinstance(value, str):  # in any case: Windows paths and names ignore it
         for text, mask in masks:
-            value = _replace_folded(value, text, mask)
+            value = re.sub(re.escape(text), mask, value, flags=re.IGNORECASE)  # masks hold no backslash
         return value
     if isinstance(value, list):
         return [_mask(v, masks) for v in value]
@@ -453,16 +456,8 @@ def _mask(value: object, masks: list[tuple[str, str]]) -> object:
     return value
 
 
-def _replace_folded(text: str, old: str, new: str) -> str:
-    """Replace ``old`` in any case (Windows paths and names are case-insensitive)."""
-    lowered, wanted, at = text.lower(), old.lower(), 0
-    out: list[str] = []
-    while True:
-        found = lowered.find(wanted, at)
-        if found < 0:
-            return "".join([*out, text[at:]])
-        out.extend((text[at:found], new))
-        at = found + len(old)
+def _names(folder: str) -> list[str]:
+    return os.listdir(folder) if os.path.isdir(folder) else []
 
 
 def main(argv: list[str], api: Any = None, python: str = sys.executable) -> int:
