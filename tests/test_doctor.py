@@ -336,3 +336,14 @@ def test_the_collector_writes_a_bundle_doctor_reads(
         "source": "probe",
         "confirmed": False,
     }
+
+
+def test_a_32bit_interpreter_is_scanned_against_syswow64(tmp_path: Path) -> None:
+    from dlldoctor.diagnose.doctor import system_folder
+
+    system32 = tmp_path / "Windows" / "System32"
+    system32.mkdir(parents=True)
+    assert system_folder({"bits": 32}, str(system32)) == str(system32)  # 32-bit Windows: no SysWOW64
+    (tmp_path / "Windows" / "SysWOW64").mkdir()
+    assert system_folder({"bits": 32}, str(system32)) == str(tmp_path / "Windows" / "SysWOW64")
+    assert system_folder({"bits": 64}, str(system32)) == str(system32)

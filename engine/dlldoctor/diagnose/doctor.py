@@ -174,6 +174,13 @@ def run_doctor(
     return bundle
 
 
+def system_folder(interpreter: dict[str, Any], system32: str) -> str:
+    """The system folder the target interpreter's loader searches: a 32-bit process on 64-bit Windows
+    sees SysWOW64 under the name System32 (file system redirection)."""
+    wow = Path(system32).parent / "SysWOW64"
+    return str(wow) if interpreter.get("bits") == 32 and wow.is_dir() else system32
+
+
 def _target(interpreter: dict[str, Any], site: str) -> str:
     """What to scan: a conda environment whole (its Library\\bin and the rest are searched at start-up,
     and the scan models them from the environment root), else the site-packages folder."""
@@ -191,7 +198,7 @@ def _scan(
     api: WindowsApi, target: str, interpreter: dict[str, Any], rules_root: Path | None
 ) -> ScanResult[ProbedRule]:
     version = str(interpreter.get("version") or "")
-    system = api.system_dir()
+    system = system_folder(interpreter, api.system_dir())
     # PATH holds System32 on every Windows; the scan searches System32 as such, not as a PATH folder.
     path = [
         p for p in api.environ().get("PATH", "").split(";") if p and Path(p).is_dir() and not _same(p, system)
