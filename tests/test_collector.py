@@ -158,3 +158,20 @@ def test_the_collectors_folder_never_shadows_an_import(tmp_path: Path) -> None:
     )  # fmt: skip
     answer = json.loads(done.stdout.rpartition(collect.ANSWER)[2])
     assert (answer["ok"], answer["error_type"]) == (False, "ModuleNotFoundError")
+
+
+def test_it_is_ascii_and_out_writes_it_whole(tmp_path: Path) -> None:
+    """ASCII bytes, whatever the console's code page; --out because PowerShell 5.1's `>` writes UTF-16."""
+    text = FILE.read_text(encoding="utf-8")
+    assert text.isascii()
+    out = tmp_path / "collect.py"
+    done = subprocess.run(
+        [sys.executable, "-m", "dlldoctor", "collector", "--out", str(out)], capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout) == (0, "")
+    assert out.read_bytes() == text.encode("ascii")
+    bad = subprocess.run(
+        [sys.executable, "-m", "dlldoctor", "collector", "--out", str(tmp_path / "no" / "x.py")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert bad.returncode == 2 and bad.stderr.startswith("dlldoctor: error: --out ") and len(bad.stderr.splitlines()) == 1

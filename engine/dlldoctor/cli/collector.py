@@ -5,14 +5,23 @@ from __future__ import annotations
 import argparse
 import sys
 from importlib import resources
+from pathlib import Path
+
+from dlldoctor.errors import InputError
 
 NAME = "collector"
 HELP = "print a one-file collector (Python >= 3.8, standard library only) that writes a bundle on Windows"
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="FILE",
+        help="write it to FILE (in PowerShell 5.1, `>` writes UTF-16, which Python cannot run)",
+    )
     parser.epilog = (
-        "On Windows: dlldoctor collector > collect.py, then py collect.py torch --report bundle.json "
+        "On Windows: dlldoctor collector --out collect.py, then py collect.py torch --report bundle.json "
         "with the Python that fails; read the bundle anywhere with dlldoctor explain --bundle bundle.json"
     )
 
@@ -22,5 +31,12 @@ def source() -> str:
 
 
 def execute(args: argparse.Namespace) -> int:
-    sys.stdout.write(source())
+    if args.out is None:
+        sys.stdout.write(source())
+        return 0
+    try:
+        args.out.write_bytes(source().encode("ascii"))
+    except OSError as e:
+        raise InputError(f"--out {args.out}: cannot write: {e.strerror or e}") from e
+    print(f"collector written to {args.out}: run it with the Python whose import fails", file=sys.stderr)
     return 0
