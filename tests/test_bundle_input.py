@@ -52,7 +52,8 @@ def test_a_bundle_without_a_scan_is_explained_from_its_text(tmp_path: Path) -> N
     ("content", "message"),
     [
         (b"", "not a bundle: invalid JSON"),
-        (b"\xff\xfe\x00garbage", "not a bundle: not UTF-8 text"),
+        (b"\x80garbage", "not a bundle: not UTF-8 or UTF-16 text"),
+        (b"\xff\xfe\x00\xd8", "not a bundle: not UTF-8 or UTF-16 text"),
         (b"[" * 100000 + b"]" * 100000, "not a bundle: JSON nested too deeply"),
         (b'{"version": 1}', "not a dlldoctor bundle: at the top level: 'kind' is a required property"),
         (json.dumps({**GOOD, "version": 7}).encode(), "bundle version 7 is newer than this dlldoctor reads (1)"),
@@ -86,6 +87,15 @@ def test_a_missing_a_huge_and_a_fifo_bundle_are_refused(tmp_path: Path) -> None:
         assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and message in done.stderr, (
             done.stderr
         )
+
+
+def test_a_bundle_redirected_by_powershell_5_is_read(tmp_path: Path) -> None:
+    """`dlldoctor doctor --format json > b.json` in PowerShell 5.1 writes UTF-16 with a BOM."""
+    path = tmp_path / "b.json"
+    path.write_bytes(json.dumps(GOOD, ensure_ascii=False).encode("utf-16"))
+    done = run("explain", "--bundle", str(path), "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert json.loads(done.stdout)["diagnosis"]["category"] == "vcredist-missing"
 
 
 def test_bundle_goes_alone(tmp_path: Path) -> None:

@@ -26,10 +26,12 @@ def read_bundle(path: Path | str) -> dict[str, Any]:
         raise InputError(f"{path}: bundle not read: {e.reason}") from e
     except OSError as e:
         raise InputError(f"{path}: cannot read the bundle: {e.strerror or e}") from e
+    # PowerShell 5.1's `>` writes UTF-16 with a byte order mark: such a bundle is read as it is.
+    encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
     try:
-        bundle = json.loads(data.decode("utf-8-sig"))
+        bundle = json.loads(data.decode(encoding))
     except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not a bundle: not UTF-8 text (byte {e.start})") from e
+        raise InputError(f"{path}: not a bundle: not UTF-8 or UTF-16 text (byte {e.start})") from e
     except RecursionError as e:
         raise InputError(f"{path}: not a bundle: JSON nested too deeply") from e
     except ValueError as e:
