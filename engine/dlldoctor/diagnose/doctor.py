@@ -93,9 +93,7 @@ def probe_plan(result: ScanResult[Any], site: str, package: str) -> dict[str, An
                 system_dlls.add(node.resolution.name.lower())
             if entry is None or node.resolution.system or entry.location not in own:
                 continue
-            path = (
-                str(Path(site) / entry.relpath) if not Path(entry.location).is_absolute() else entry.location
-            )
+            path = _node_path(node, site)
             if node.resolution.reason.startswith(("add_dll_directory", "conda", "PATH fallback")):
                 dirs.setdefault(str(Path(path).parent))
             if path.lower() in done:
