@@ -138,7 +138,10 @@ def render_markdown(
     parts = [f"### {verdict_line(conclusion, rule_set, lang)}", ""]
     if conclusion.live is not None:
         parts += [f"Live probe: `{live_line(conclusion.live)}`", ""]
-    parts += [line.strip() for line in _fixes(conclusion, rule_set, lang, "- ")]
+    rule = rule_set.get(conclusion.rule_id) if conclusion.rule_id else None
+    for fix in rule.fixes[:3] if rule else ():
+        parts.append(f"- {fix.text.get(lang)}")
+        parts.extend(f"  - {shell}: `{command}`" for shell, command in fix.commands[:2])
     budget = MARKDOWN_BUDGET
     for title, body in _detail_blocks(bundle, conclusion):
         block, budget = _cut(body, budget)
