@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import fakewin
 import jsonschema
 import pytest
 import wheelcache
@@ -347,3 +348,14 @@ def test_a_32bit_interpreter_is_scanned_against_syswow64(tmp_path: Path) -> None
     (tmp_path / "Windows" / "SysWOW64").mkdir()
     assert system_folder({"bits": 32}, str(system32)) == str(tmp_path / "Windows" / "SysWOW64")
     assert system_folder({"bits": 64}, str(system32)) == str(system32)
+
+
+def test_the_scan_uses_the_machines_own_known_dlls(tmp_path: Path, pe_bin: Path) -> None:
+    from dlldoctor.diagnose.doctor import _scan
+
+    fw = FakeWindows(tmp_path / "machine", pe_bin)
+    fw.registry[(collect.KNOWN_DLLS_KEY, "DllDirectory")] = "%SystemRoot%\\system32"  # a folder, not a DLL
+    shutil.copy(pe_bin / "x64" / "chain_c.dll", fw.site / "chain_c.dll")
+    result = _scan(fw, str(fw.site), fw.interpreter([]), None)
+    assert result.environment.profile.known_dlls == frozenset(fakewin.KNOWN_DLLS)
+    assert result.environment.system_dir is not None and result.environment.system_dir.label == str(fw.system)

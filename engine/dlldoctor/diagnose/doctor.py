@@ -195,6 +195,8 @@ def _target(interpreter: dict[str, Any], site: str) -> str:
 def _scan(
     api: WindowsApi, target: str, interpreter: dict[str, Any], rules_root: Path | None
 ) -> ScanResult[ProbedRule]:
+    """The static scan of the target against the machine: its System32, python.exe folder, PATH and
+    KnownDLLs (the registry's; its ``DllDirectory`` value is a folder, not a DLL)."""
     version = str(interpreter.get("version") or "")
     system = system_folder(interpreter, api.system_dir())
     # PATH holds System32 on every Windows; the scan searches System32 as such, not as a PATH folder.
@@ -202,6 +204,8 @@ def _scan(
         p for p in api.environ().get("PATH", "").split(";") if p and Path(p).is_dir() and not _same(p, system)
     ]
     app_dir = interpreter.get("app_dir")
+    registry = api.registry_values(collect.KNOWN_DLLS_KEY).values()
+    known = frozenset(str(v).lower() for v in registry if str(v).lower().endswith(".dll"))
     whole = target == interpreter.get("prefix")  # an environment root holds its python.exe folder
     options = ScanOptions(
         python=".".join(version.split(".")[:2]) or None,
@@ -209,6 +213,7 @@ def _scan(
         path=tuple(path),
         system_dir=system,
         rules_root=rules_root,
+        known_dlls=known or None,
     )
     result: ScanResult[ProbedRule] = scan_target(target, options)
     DiagnoseWithRules(rules_root)([result])
