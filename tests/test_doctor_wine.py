@@ -47,6 +47,17 @@ LAYOUTS = {
 }  # fmt: skip
 
 
+def lay_out(root: Path, wine: runner.WineSession, pe_bin: Path, files: dict[str, str]) -> Path:
+    """``py/`` with the harness playing python.exe, ``site/`` with the layout's fixture files."""
+    (root / "py").mkdir(parents=True)
+    shutil.copy(wine.build / "harness.exe", root / "py" / "harness.exe")
+    shutil.copy(wine.build / "python311.dll", root / "py" / "python311.dll")
+    for dest, source in files.items():
+        (root / "site" / dest).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(pe_bin / source, root / "site" / dest)
+    return root
+
+
 def harness_args(plan: dict, path: list[Path]) -> list[str]:
     """The plan as harness operations: PATH first (the process's), the folders added, then each call;
     a call with a fallback is a step of torch's preload (the harness's ``torch`` operation)."""
@@ -78,13 +89,7 @@ def test_the_probe_plan_under_wine_gives_the_codes_it_expects(
     name: str, wine: runner.WineSession, pe_bin: Path, tmp_path: Path
 ) -> None:
     files, codes, failure = LAYOUTS[name]
-    root = tmp_path / "layout"
-    (root / "py").mkdir(parents=True)
-    shutil.copy(wine.build / "harness.exe", root / "py" / "harness.exe")
-    shutil.copy(wine.build / "python311.dll", root / "py" / "python311.dll")
-    for dest, source in files.items():
-        (root / "site" / dest).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(pe_bin / source, root / "site" / dest)
+    root = lay_out(tmp_path / "layout", wine, pe_bin, files)
     options = ScanOptions(python="3.11", app_dir=str(root / "py"), system_dir=str(wine.system32))
     result = scan_target(str(root / "site"), options)
     plan = probe_plan(result, str(root / "site"), str(root / "site" / "pkg"))
@@ -124,13 +129,7 @@ def test_torch_preload_steps_retry_with_path_as_the_probe_expects(
 ) -> None:
     """A torch-shaped package of fixture DLLs (torch\\lib with a c10.dll): the plan's preload steps carry the
     fallback, the harness's ``torch`` operation performs it, and the codes are the ones the probe reads."""
-    root = tmp_path / "layout"
-    (root / "py").mkdir(parents=True)
-    shutil.copy(wine.build / "harness.exe", root / "py" / "harness.exe")
-    shutil.copy(wine.build / "python311.dll", root / "py" / "python311.dll")
-    for dest, source in TORCH_LIB.items():
-        (root / "site" / dest).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(pe_bin / source, root / "site" / dest)
+    root = lay_out(tmp_path / "layout", wine, pe_bin, TORCH_LIB)
     path = [root / "path1"]
     path[0].mkdir()
     if on_path:
