@@ -12,6 +12,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from wine import runner
+
     from dlldoctor.kb.ruleset import RuleSet
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,3 +74,16 @@ def rule_set() -> RuleSet:
     from dlldoctor.kb.ruleset import load_rule_set
 
     return load_rule_set()
+
+
+@pytest.fixture(scope="session")
+def wine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[runner.WineSession]:
+    """One Wine prefix and wineserver for every Wine test of the session (tests/wine/runner.py)."""
+    from wine import runner
+
+    runner.require()
+    session = runner.WineSession(tmp_path_factory.mktemp("wine-session"))
+    try:
+        yield session
+    finally:
+        session.close()

@@ -213,7 +213,7 @@ def test_nothing_recognised_exits_0_with_one_line() -> None:
         (
             ["explain", "--file", "x.txt", "also text"],
             None,
-            "dlldoctor: error: give the error text either as an argument or with --file, not both\n",
+            "dlldoctor: error: give the error text one way only, not with TEXT and --file\n",
         ),
         (["explain", "--format", "yaml", "x"], None, None),
     ],

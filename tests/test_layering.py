@@ -16,6 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "engine" / "dlldoctor"
 
 # What each subpackage may import besides itself and the root modules (errors, resources, __init__).
 ALLOWED: dict[str, frozenset[str]] = {
+    "platform": frozenset(),
     "pe": frozenset(),
     "install": frozenset(),
     "cache": frozenset({"pe", "install"}),
@@ -23,9 +24,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "scan": frozenset({"pe", "install", "cache", "loader"}),
     "kb": frozenset({"cache"}),
     "text": frozenset({"kb"}),
-    "diagnose": frozenset({"pe", "install", "cache", "loader", "scan", "kb", "text"}),
-    "formats": frozenset({"pe", "install", "cache", "loader", "scan", "kb", "text", "diagnose"}),
-    "cli": frozenset({"pe", "install", "cache", "loader", "scan", "kb", "text", "diagnose", "formats"}),
+    "diagnose": frozenset({"platform", "pe", "install", "cache", "loader", "scan", "kb", "text"}),
+    "formats": frozenset({"platform", "pe", "install", "cache", "loader", "scan", "kb", "text", "diagnose"}),
+    "cli": frozenset(
+        {"platform", "pe", "install", "cache", "loader", "scan", "kb", "text", "diagnose", "formats"}
+    ),
 }
 ROOT_MODULES = frozenset(
     {"dlldoctor", "dlldoctor.errors", "dlldoctor.resources", "dlldoctor.bounded", "dlldoctor.__main__"}

@@ -84,6 +84,13 @@ def test_rule_status_severity_and_prevalence() -> None:
     assert sorted(PREVALENCE_BONUS) == sorted(v.PREVALENCES)
 
 
+def test_doctor_words_in_the_bundle_schema() -> None:
+    bundle = schema("bundle")["properties"]
+    assert bundle["diagnosis"]["properties"]["source"]["enum"] == list(v.CONCLUSION_SOURCES)
+    severity = bundle["scan"]["properties"]["diagnoses"]["items"]["properties"]["severity"]
+    assert severity["enum"] == list(v.SEVERITIES)
+
+
 def test_findings_and_verdicts_in_the_report_schemas() -> None:
     report = schema("report")["$defs"]
     assert enum_at(report, "finding", "properties", "kind") == list(v.FINDING_KINDS)

@@ -17,7 +17,6 @@ import re
 import shutil
 import time
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,15 +46,6 @@ class Tally:
 
 TALLY = Tally()
 
-
-@pytest.fixture(scope="session")
-def wine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[runner.WineSession]:
-    runner.require()
-    session = runner.WineSession(tmp_path_factory.mktemp("wine-session"))
-    try:
-        yield session
-    finally:
-        session.close()
 
 
 @pytest.fixture(scope="session")

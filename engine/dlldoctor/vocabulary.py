@@ -49,6 +49,11 @@ RESOLUTION_STATUSES: tuple[ResolutionStatus, ...] = get_args(ResolutionStatus)
 FindingKind = Literal["missing-dll", "missing-symbol", "arch-mismatch", "corrupt-file", "delay-load-missing"]
 FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
 
+# What a doctor run's verdict rests on: the install confirms it, the live probe's failing link, the
+# reproduced text alone, or nothing.
+ConclusionSource = Literal["scan", "probe", "text", "none"]
+CONCLUSION_SOURCES: tuple[ConclusionSource, ...] = get_args(ConclusionSource)
+
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = get_args(Severity)
 SEVERITY_RANK: dict[Severity, int] = {s: i for i, s in enumerate(SEVERITIES)}  # most severe first

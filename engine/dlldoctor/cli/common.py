@@ -106,7 +106,11 @@ def use_colour(stream: TextIO | None = None) -> bool:
     if os.environ.get("FORCE_COLOR"):
         return True
     isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+    if not (isatty and isatty()):
+        return False
+    from dlldoctor.platform.console import virtual_terminal  # a Windows console shows ANSI once VT is on
+
+    return virtual_terminal(stream)
 
 
 def write(text: str, stream: TextIO | None = None) -> None:
@@ -177,8 +181,12 @@ def printable_output() -> None:
 
     A legacy code page (cp1252, what a redirected Windows console gets) cannot encode Chinese, and no
     encoding takes the lone surrogates that stand for a file name's undecodable bytes: both are replaced.
+    On Windows, output redirected to a file or a pipe is UTF-8 (a console is written in UTF-16 by Python
+    itself, whatever its code page): ``dlldoctor explain … > out.txt`` keeps Chinese whole.
     """
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="replace")
+        if reconfigure is None:
+            continue
+        redirected = sys.platform == "win32" and not stream.isatty()
+        reconfigure(**({"encoding": "utf-8"} if redirected else {}), errors="replace")

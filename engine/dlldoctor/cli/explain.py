@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from dlldoctor.bounded import UnsafeFile, read_text_input
 from dlldoctor.cli.common import (
@@ -41,6 +41,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--file", "-f", type=Path, metavar="F", help="read the error text from a file")
     parser.add_argument(
+        "--clipboard",
+        action="store_true",
+        help="read the error text from the Windows clipboard (PowerShell 5.1 turns piped Chinese into ???)",
+    )
+    parser.add_argument(
         "--lang",
         choices=("en", "zh"),
         help="language of the answer (default: Chinese for Chinese text, English otherwise)",
@@ -54,6 +59,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="PATH",
         help="also check each cause on this install (a .whl, a site-packages or environment folder); repeat",
+    )
+    parser.add_argument(
+        "--bundle",
+        type=Path,
+        metavar="FILE",
+        help="diagnose a bundle written by `dlldoctor doctor --report` or the collector, on any OS",
     )
     add_environment_options(parser, with_rules=False)
 
@@ -76,9 +87,35 @@ def looks_binary(text: str) -> bool:
     return controls > len(sample) // 20
 
 
+def read_paste(stream: TextIO, prompt: TextIO) -> bytes:
+    """A paste typed or pasted into a terminal: up to the first empty line, or Ctrl-D (Ctrl-Z then Enter
+    on Windows). Empty lines before the paste are skipped."""
+    prompt.write("Paste the error, then an empty line (or Ctrl-D; on Windows Ctrl-Z then Enter):\n")
+    prompt.flush()
+    lines: list[str] = []
+    size = 0
+    for line in iter(stream.readline, ""):
+        if line.rstrip("\r\n") in ("", "\x1a") and lines:
+            break
+        if line.strip():
+            lines.append(line)
+            size += len(line)
+        if size > MAX_INPUT:
+            break
+    return "".join(lines).encode("utf-8", "surrogateescape")
+
+
 def read_input(args: argparse.Namespace) -> str:
-    if args.file is not None and args.text:
-        raise InputError("give the error text either as an argument or with --file, not both")
+    given = [n for n, v in (("TEXT", args.text), ("--file", args.file), ("--clipboard", args.clipboard)) if v]
+    if len(given) > 1:
+        raise InputError(f"give the error text one way only, not with {' and '.join(given)}")
+    if args.clipboard:
+        from dlldoctor.platform.console import clipboard_text
+
+        pasted = clipboard_text()
+        if pasted is None:
+            raise InputError("--clipboard reads the Windows clipboard, and it holds no text here")
+        return pasted
     if args.file is not None:
         try:
             data, longer = read_text_input(args.file, MAX_INPUT)
@@ -90,11 +127,11 @@ def read_input(args: argparse.Namespace) -> str:
             data += b"?"  # one byte past the cap: refused below like a longer pipe
     elif args.text == ["-"] or (not args.text and not sys.stdin.isatty()):
         data = sys.stdin.buffer.read(MAX_INPUT + 1)
+    elif not args.text:
+        data = read_paste(sys.stdin, sys.stderr)
     elif args.text:
         # Undecodable bytes in argv arrive as lone surrogates; keep them printable.
         return " ".join(args.text).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    else:
-        raise InputError("no error text: pass it as an argument, pipe it in (`-`), or use --file F")
     if len(data) > MAX_INPUT:
         raise InputError(f"input larger than {MAX_INPUT >> 20} MB; paste the part around the error")
     return decode(data)
@@ -102,6 +139,8 @@ def read_input(args: argparse.Namespace) -> str:
 
 def execute(args: argparse.Namespace) -> int:
     printable_output()
+    if args.bundle is not None:
+        return explain_bundle(args)
     text = read_input(args)
     if not text.strip():
         raise InputError("the error text is empty: paste the traceback or the pop-up's message")
@@ -154,3 +193,13 @@ def _with_targets(args: argparse.Namespace, ex: Explanation, rule_set: RuleSet, 
             + target_fmt.render_text(ex, checks, colour)
         )
     return EXIT_PROBLEMS if ex.diagnoses or any(c.verdict == "confirmed" for c in checks) else EXIT_OK
+
+
+def explain_bundle(args: argparse.Namespace) -> int:
+    """A bundle's reproduced errors, live probes and scan, read again: the same verdict on any OS."""
+    from dlldoctor.cli.doctor import show
+    from dlldoctor.diagnose.bundle import read_bundle
+
+    if args.text or args.file is not None or args.clipboard or args.target:
+        raise InputError("--bundle brings its own error text and install: give no text, --file or --target")
+    return show(args, read_bundle(args.bundle), api_colour=use_colour(sys.stdout))

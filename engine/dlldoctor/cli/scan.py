@@ -24,6 +24,7 @@ from dlldoctor.cli.scan_options import (
     run_scans,
     scan_options,
 )
+from dlldoctor.errors import InputError
 
 if TYPE_CHECKING:
     from dlldoctor.diagnose.verdicts import ProbedRule
@@ -36,7 +37,7 @@ HELP = "check that every extension module and DLL of a wheel, folder or file wou
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "targets",
-        nargs="+",
+        nargs="*",
         metavar="TARGET",
         help="a .whl, a folder (site-packages, an environment root, any folder) or a PE file",
     )
@@ -54,6 +55,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help="scan the wheels as one environment, installed together (a wheel and its dependencies)",
     )
     add_performance_options(parser)
+    parser.add_argument(
+        "--bundle",
+        type=Path,
+        metavar="FILE",
+        help="show the scan a bundle holds (from `dlldoctor doctor --report`), with its diagnosis",
+    )
 
 
 def render(results: list[ScanResult[ProbedRule]], args: argparse.Namespace) -> str:
@@ -103,6 +110,10 @@ def expand(targets: list[str]) -> list[str]:
 
 
 def execute(args: argparse.Namespace) -> int:
+    if args.bundle is not None:
+        return _bundle(args)
+    if not args.targets:
+        raise InputError("no target: give a .whl, a folder or a PE file (or --bundle FILE)")
     args.targets = expand(args.targets)
     options = scan_options(args)
     key = _answer_key(args, options)
@@ -135,7 +146,7 @@ def execute(args: argparse.Namespace) -> int:
 
 
 # Options that change how a scan runs, not what it answers; every other option is part of the key.
-_NOT_IN_ANSWER = frozenset({"targets", "jobs", "quiet", "cache_dir", "no_cache", "output"})
+_NOT_IN_ANSWER = frozenset({"targets", "jobs", "quiet", "cache_dir", "no_cache", "output", "bundle"})
 
 
 def _answer_key(args: argparse.Namespace, options: ScanOptions) -> str | None:
@@ -157,3 +168,28 @@ def _answer_key(args: argparse.Namespace, options: ScanOptions) -> str | None:
 
 def _cache_dir(args: argparse.Namespace) -> Path | None:
     return Path(args.cache_dir) if args.cache_dir else None
+
+
+def _bundle(args: argparse.Namespace) -> int:
+    """A bundle's findings and the scan's diagnoses, then the one verdict (the same as ``explain --bundle``)."""
+    from dlldoctor.cli.doctor import show
+    from dlldoctor.diagnose.bundle import read_bundle
+
+    if args.targets:
+        raise InputError("--bundle holds its own install: give no TARGET")
+    bundle = read_bundle(args.bundle)
+    scan = bundle.get("scan")
+    if args.format == "text":
+        if not scan:
+            write("The bundle holds no scan (the collector writes none); its diagnosis rests on the probes.")
+        else:
+            write(f"scan of {scan.get('target')} on the machine:")
+            for finding in scan.get("findings") or []:
+                write(f"  ✗ {finding.get('kind')}  {finding.get('message')}")
+            for diagnosis in scan.get("diagnoses") or []:
+                write(
+                    f"  {diagnosis.get('severity')}: {diagnosis.get('category')} ({diagnosis.get('rule_id')})"
+                )
+            write("")
+    args.rules = Path(args.rules) if args.rules else None
+    return show(args, bundle, api_colour=use_colour(sys.stdout))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 from dlldoctor.cache.pe_facts import Catalog
@@ -54,6 +55,8 @@ def build_environment(
     options: ScanOptions, layout: InstallLayout, catalog: Catalog, names: frozenset[str], entries: list[Entry]
 ) -> Environment:
     profile = load_profile(options.rules_root)
+    if options.known_dlls is not None:
+        profile = replace(profile, known_dlls=frozenset(n.lower() for n in options.known_dlls))
     assumptions: list[str] = []
     pyds = [e for e in entries if e.name.lower().endswith(".pyd")]
     imported = [i.dll for e in pyds if (img := catalog.image(e)) for i in img.imports]

@@ -17,3 +17,4 @@ class ScanOptions:
     path: tuple[str, ...] = ()
     system_dir: str | None = None
     rules_root: Path | None = None
+    known_dlls: frozenset[str] | None = None  # the machine's own KnownDLLs (registry), else the profile's
