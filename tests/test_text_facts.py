@@ -577,3 +577,39 @@ def test_where_the_named_dll_sits(path: str, where: str | None) -> None:
 def test_markdown_dict_and_log_line_pastes(text: str, module: str, rule_set: RuleSet) -> None:
     f = facts(text, rule_set)
     assert (f.error_code, f.module) == (126, module)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "dll", "kinds"),
+    [
+        # Kozea/WeasyPrint#1147: cffi's dlopen tries names, then files; 0x7e is 126 in hex
+        (
+            'OSError: no library called "cairo" was found\n'
+            "cannot load library 'libcairo.so': error 0x7e\n"
+            "cannot load library 'libcairo-2.dll': error 0x7e",
+            126,
+            "libcairo-2.dll",
+            ["ctypes", "ctypes", "ctypes"],
+        ),
+        # Kozea/WeasyPrint#1240: the DLL found but one of its imports missing (0x7f = 127)
+        (
+            "cannot load library 'C:\\msys64\\mingw64\\bin\\libcairo-2.dll': error 0x7f",
+            127,
+            "libcairo-2.dll",
+            ["ctypes"],
+        ),
+        # Kozea/CairoSVG#84: only the names tried, no file
+        ("OSError: dlopen() failed to load a library: cairo / cairo-2", 126, None, ["ctypes"]),
+    ],
+)
+def test_cffi_dlopen_messages(text: str, code: int, dll: str | None, kinds: list[str], rule_set: RuleSet) -> None:
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll, [e.kind for e in f.events]) == (code, dll, kinds)
+
+
+def test_present_tense_title_and_not_found_prose(rule_set: RuleSet) -> None:
+    # opencv/opencv-python#36's title; SYSTRAN/faster-whisper#1080's title
+    f = facts("DLL load fails on Anaconda/Windows install (python3.dll)", rule_set)
+    assert ([e.kind for e in f.events], f.dlls) == (["python"], ("python3.dll",))
+    g = facts("cudnn_ops64_9.dll is not found", rule_set)
+    assert (g.error_code, g.dll, [e.kind for e in g.events]) == (126, "cudnn_ops64_9.dll", ["prose-missing"])

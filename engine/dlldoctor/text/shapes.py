@@ -91,6 +91,16 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 126},
     ),
     ("ctypes", fact_pattern(r"Could not find module \"(?P<path>" + PATH + r")\""), {"code": 126}),
+    # cffi's ffi.dlopen (cairocffi, pyvips, soundfile, ...): "cannot load library 'libcairo-2.dll': error 0x7e"
+    # (the Windows code in hex), and the names it tried: "no library called \"cairo\" was found",
+    # "dlopen() failed to load a library: cairo / cairo-2".
+    (
+        "ctypes",
+        fact_pattern(r"cannot load library '(?P<path>" + PATH + r")': error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"),
+        {},
+    ),
+    ("ctypes", fact_pattern(r"no library called \"[^\"\r\n]{1,80}\" was found"), {"code": 126}),
+    ("ctypes", fact_pattern(r"dlopen\(\) failed to load a library: [^\r\n]{1,200}"), {"code": 126}),
     (
         "load-library",
         fact_pattern(
@@ -195,6 +205,8 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     ("python", fact_pattern(r"DLL load failed(?: while importing)?:"), {}),
+    # issue titles speak of it in the present: "DLL load fails on Anaconda/Windows install (python3.dll)"
+    ("python", fact_pattern(r"\bDLL load fails\b"), {}),
     # The line cut after "DLL load failed" (the message lost, or on a line the user did not copy).
     ("python", fact_pattern(r"(?m)DLL load failed[ \t.!]*$"), {}),
     (
@@ -235,7 +247,7 @@ PROSE_MISSING: tuple[FactPattern, ...] = (
     ),
     fact_pattern(
         r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s+(?:is |was |being )?(?:not (?:being )?available|unavailable|"
-        r"could not be found|cannot be found|can't be found)"
+        r"could not be found|cannot be found|can't be found|is not found|was not found)"
     ),
     fact_pattern(r"(?:缺少|缺失|丢失|遺失)了?\s*(?:文件|檔案)?\s*[\"'`]?(?P<dll>" + DLL_NAME + r")\b"),
     fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s*(?:文件|檔案)?\s*(?:丢失|缺失|遺失|找不到|不存在)"),
