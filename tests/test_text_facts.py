@@ -602,7 +602,9 @@ def test_markdown_dict_and_log_line_pastes(text: str, module: str, rule_set: Rul
         ("OSError: dlopen() failed to load a library: cairo / cairo-2", 126, None, ["ctypes"]),
     ],
 )
-def test_cffi_dlopen_messages(text: str, code: int, dll: str | None, kinds: list[str], rule_set: RuleSet) -> None:
+def test_cffi_dlopen_messages(
+    text: str, code: int, dll: str | None, kinds: list[str], rule_set: RuleSet
+) -> None:
     f = facts(text, rule_set)
     assert (f.error_code, f.dll, [e.kind for e in f.events]) == (code, dll, kinds)
 
@@ -613,3 +615,34 @@ def test_present_tense_title_and_not_found_prose(rule_set: RuleSet) -> None:
     assert ([e.kind for e in f.events], f.dlls) == (["python"], ("python3.dll",))
     g = facts("cudnn_ops64_9.dll is not found", rule_set)
     assert (g.error_code, g.dll, [e.kind for e in g.events]) == (126, "cudnn_ops64_9.dll", ["prose-missing"])
+
+
+def _shown_as_cp1252(text: str) -> str:
+    """UTF-8 bytes displayed in Windows-1252, undefined bytes as their Latin-1 control characters."""
+    out = []
+    for b in text.encode("utf-8"):
+        try:
+            out.append(bytes([b]).decode("cp1252"))
+        except UnicodeDecodeError:
+            out.append(chr(b))
+    return "".join(out)
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "code"),
+    [
+        ("找不到指定的模块。", "zh-CN", 126),
+        ("Не найден указанный модуль.", "ru", 126),
+        ("Le module spécifié est introuvable.", "fr", 126),
+        ("No se puede encontrar el módulo especificado.", "es", 126),
+    ],
+)
+def test_utf8_shown_as_cp1252_is_repaired(message: str, language: str, code: int, rule_set: RuleSet) -> None:
+    text = _shown_as_cp1252(f"ImportError: DLL load failed while importing _C: {message}")
+    assert text != f"ImportError: DLL load failed while importing _C: {message}"
+    f = facts(text, rule_set)
+    assert (f.error_code, f.language) == (code, language)
+
+
+def test_latin1_text_that_is_not_mojibake_is_kept() -> None:
+    assert normalize_text("café naïve, 50 °C, Größe") == "café naïve, 50 °C, Größe"

@@ -96,7 +96,9 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # "dlopen() failed to load a library: cairo / cairo-2".
     (
         "ctypes",
-        fact_pattern(r"cannot load library '(?P<path>" + PATH + r")': error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"),
+        fact_pattern(
+            r"cannot load library '(?P<path>" + PATH + r")': error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"
+        ),
         {},
     ),
     ("ctypes", fact_pattern(r"no library called \"[^\"\r\n]{1,80}\" was found"), {"code": 126}),
