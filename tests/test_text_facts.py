@@ -646,3 +646,16 @@ def test_utf8_shown_as_cp1252_is_repaired(message: str, language: str, code: int
 
 def test_latin1_text_that_is_not_mojibake_is_kept() -> None:
     assert normalize_text("café naïve, 50 °C, Größe") == "café naïve, 50 °C, Größe"
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # opencv/opencv-python#116: the reporter's own translation of the message
+        ("ImportError: DLL load failed: could not find this module.", 126),
+        ("ImportError: DLL load failed while importing _imaging: cannot find the specified module", 126),
+        ("ImportError: DLL load failed: can't find the specified procedure", 127),
+    ],
+)
+def test_a_message_the_reporter_translated(text: str, code: int, rule_set: RuleSet) -> None:
+    assert facts(text, rule_set).error_code == code

@@ -207,6 +207,23 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     ("python", fact_pattern(r"DLL load failed(?: while importing)?:"), {}),
+    # the message translated by the reporter (from 找不到指定的模块 / 找不到指定的程序 and the like)
+    (
+        "python",
+        fact_pattern(
+            r"DLL load failed(?: while importing [\w.]+)?: ?(?:could not|cannot|can't|can not) find "
+            r"(?:this|the specified|specified|the) module"
+        ),
+        {"code": 126},
+    ),
+    (
+        "python",
+        fact_pattern(
+            r"DLL load failed(?: while importing [\w.]+)?: ?(?:could not|cannot|can't|can not) find "
+            r"(?:this|the specified|specified|the) (?:procedure|program)"
+        ),
+        {"code": 127},
+    ),
     # issue titles speak of it in the present: "DLL load fails on Anaconda/Windows install (python3.dll)"
     ("python", fact_pattern(r"\bDLL load fails\b"), {}),
     # The line cut after "DLL load failed" (the message lost, or on a line the user did not copy).
