@@ -154,7 +154,7 @@ def _group(m: Any, name: str) -> str | None:
     if value is None:
         return None
     text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-    return text.strip().strip("\"'") or None
+    return text.strip().strip("\"'*`") or None
 
 
 def _code_of(text: str | None) -> int | None:

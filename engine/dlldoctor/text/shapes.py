@@ -48,6 +48,8 @@ def gate() -> PatternSet:
 DLL_NAME = r"[A-Za-z0-9_.+~-]+\.(?:dll|pyd)"
 PATH = r"[^\"'\r\n<>|*?]+?"
 QPATH = r"[^\"'`\r\n<>|*?]+?"
+# A path in a paste may have its user name starred out ("C:\\Users\\*me*\\AppData").
+RPATH = r"[^\"'`\r\n<>|?]+?"
 SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("winerror", fact_pattern(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
     ("code-mention", fact_pattern(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
@@ -60,7 +62,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             # "Erro loading" and "Error loading:" are how pastes and titles damage it
             r"(?m)Err?or? loading:? [\"'`]?(?P<path>"
-            + QPATH
+            + RPATH
             + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"
         ),
         {},
@@ -70,7 +72,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"(?:Error loading|Failed to load) .ython DLL:? '?(?P<path>" + QPATH + r")'?\.?(?:\s|$)"
+            r"(?:Error loading|Failed to load) .ython DLL:? '?(?P<path>" + RPATH + r")'?\.?(?:\s|$)"
         ),
         {"leaf": True},
     ),
