@@ -662,3 +662,33 @@ def test_latin1_text_that_is_not_mojibake_is_kept() -> None:
 )
 def test_a_message_the_reporter_translated(text: str, code: int, rule_set: RuleSet) -> None:
     assert facts(text, rule_set).error_code == code
+
+
+@pytest.mark.parametrize(
+    ("text", "derived"),
+    [
+        (
+            'File "C:\\Users\\a\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\torch\\_C.cp310-win_amd64.pyd"\n'
+            "ImportError: DLL load failed while importing _C: The specified module could not be found.",
+            ["abi-tag-differs"],
+        ),
+        (
+            'File "C:\\Users\\a\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\torch\\_C.cp311-win_amd64.pyd"\n'
+            "ImportError: DLL load failed while importing _C: The specified module could not be found.",
+            [],
+        ),
+        (
+            "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n"
+            "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.2\\bin",
+            ["cuda-version-differs"],
+        ),
+        # deepbeepmeep/Wan2GP#1513: both majors named, no conclusion drawn from the text alone
+        (
+            'Error loading "C:\\x\\onnxruntime_providers_cuda.dll" which depends on "cublasLt64_12.dll" which is missing.\n'
+            "it wants cuda 12 but i have cuda 13",
+            [],
+        ),
+    ],
+)
+def test_facts_reasoned_from_two_others(text: str, derived: list[str], rule_set: RuleSet) -> None:
+    assert list(facts(text, rule_set).derived) == derived
