@@ -658,6 +658,8 @@ def test_latin1_text_that_is_not_mojibake_is_kept() -> None:
         ("ImportError: DLL load failed: could not find this module.", 126),
         ("ImportError: DLL load failed while importing _imaging: cannot find the specified module", 126),
         ("ImportError: DLL load failed: can't find the specified procedure", 127),
+        # the 193 message retyped (corpus/heldout2 ho2-arch-mismatch-003)
+        ("ImportError: DLL load failed: %1 not a valid win32 application!", 193),
     ],
 )
 def test_a_message_the_reporter_translated(text: str, code: int, rule_set: RuleSet) -> None:

@@ -201,6 +201,8 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"leaf": True, "code": 193},
     ),
     ("code-mention", fact_pattern(r"\(Error (?P<code>\d{1,5}): "), {}),
+    # 193's message retyped ("%1 not a valid win32 application!", "is not a valid Win32 app")
+    ("code-mention", fact_pattern(r"\bnot an? valid win32 app(?:lication)?\b"), {"code": 193}),
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
     # markdown pastes escape or emphasise the name: "importing \\_multiarray\\_umath", "importing *cv2*"
     (
