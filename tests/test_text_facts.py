@@ -494,6 +494,12 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
             None,
         ),
         ("Error loading: caffe2_nvrtc.dll", "caffe2_nvrtc.dll", None),
+        # a title that retells torch's message without "Error loading" (patientx/ComfyUI-Zluda#63)
+        (
+            'Missing "\\venv\\Lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll" or one of its dependencies.',
+            "caffe2_nvrtc.dll",
+            None,
+        ),
         ("[Bug]: error loading fbgemm.dll\nOn a clean windows install", "fbgemm.dll", None),
         # OCR of a PyInstaller pop-up: "{ython" for "Python"
         (

@@ -67,6 +67,13 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
+    # torch's message retold in a title without its "Error loading" ("Missing \"...\\c10.dll\" or one of
+    # its dependencies"): the quoted DLL and the clause that follows it are the loader's own words.
+    (
+        "error-loading",
+        fact_pattern(r"[\"'`](?P<path>" + RPATH + r"\.dll)[\"'`] or one of its dependencies"),
+        {},
+    ),
     # PyInstaller's bootloader: "Error loading Python DLL '...\\python39.dll'." (6.x: "Failed to load ..."),
     # the LoadLibrary message on the next line.
     (
