@@ -690,6 +690,12 @@ def test_a_message_the_reporter_translated(text: str, code: int, rule_set: RuleS
             "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.2\\bin",
             ["cuda-version-differs"],
         ),
+        # mhammond/pywin32#1750: the build tag against the version the reporter states
+        (
+            "DLL load failed: The specified module could not be found. python 3.7.8\n"
+            "i believe the problem is that the pywin32 version is 301-py3.9 when my python version is currently 3.7.8.",
+            ["abi-tag-differs"],
+        ),
         # deepbeepmeep/Wan2GP#1513: both majors named, no conclusion drawn from the text alone
         (
             'Error loading "C:\\x\\onnxruntime_providers_cuda.dll" which depends on "cublasLt64_12.dll" which is missing.\n'

@@ -313,7 +313,8 @@ PY_VERSION: tuple[tuple[int, FactPattern], ...] = (
         9,
         fact_pattern(r"(?m)^\s*Python (?P<v>3\.\d{1,2})(?:\.\d+)?\s*(?:\(|\||$)"),
     ),  # interpreter banner / `python -V`
-    (8, fact_pattern(r"(?:Python|python) version:?\s*(?P<v>3\.\d{1,2})")),
+    # "Python version: 3.9", "my python version is currently 3.7.8"
+    (8, fact_pattern(r"(?:Python|python) version:?\s*(?:is\s+)?(?:currently\s+|now\s+)?(?P<v>3\.\d{1,2})")),
     (7, fact_pattern(r"WindowsApps[\\/]PythonSoftwareFoundation\.Python\.(?P<v>3\.\d{1,2})")),
     (7, fact_pattern(r"Packages[\\/]PythonSoftwareFoundation\.Python\.(?P<v>3\.\d{1,2})")),
     (7, fact_pattern(r"pythoncore-(?P<v>3\.\d{1,2})")),
