@@ -624,6 +624,10 @@ def test_present_tense_title_and_not_found_prose(rule_set: RuleSet) -> None:
     assert ([e.kind for e in f.events], f.dlls) == (["python"], ("python3.dll",))
     g = facts("cudnn_ops64_9.dll is not found", rule_set)
     assert (g.error_code, g.dll, [e.kind for e in g.events]) == (126, "cudnn_ops64_9.dll", ["prose-missing"])
+    # openvinotoolkit/openvino_notebooks#77's title: the failure named as a noun, no code, no DLL
+    h = facts("Python 3.7 from Windows Store = DLL Import Error", rule_set)
+    assert ([e.kind for e in h.events], h.error_code, h.dll) == (["python"], None, None)
+    assert facts("the DLL imports are listed below", rule_set).events == ()
 
 
 def _shown_as_cp1252(text: str) -> str:

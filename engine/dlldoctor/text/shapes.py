@@ -237,6 +237,8 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ),
     # issue titles speak of it in the present: "DLL load fails on Anaconda/Windows install (python3.dll)"
     ("python", fact_pattern(r"\bDLL load fails\b"), {}),
+    # ... or name it as a noun: "DLL Import Error", "DLL load error", "DLL loading failure"
+    ("python", fact_pattern(r"\bDLL (?:import|load|loading) (?:error|failure)s?\b"), {}),
     # The line cut after "DLL load failed" (the message lost, or on a line the user did not copy).
     ("python", fact_pattern(r"(?m)DLL load failed[ \t.!]*$"), {}),
     (
