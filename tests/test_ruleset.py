@@ -151,13 +151,13 @@ def test_lint_reports_every_problem_at_once_with_file_and_line(tmp_path: Path) -
             b,
             11,
             "match.any[1]: a matcher needs exactly one kind key (code, family, dll, symbol, module, text, "
-            "python, package, env, location); this one has code and text",
+            "python, package, env, location, derived); this one has code and text",
         ),
         (
             b,
             13,
             "match.any[2]: a matcher needs exactly one kind key (code, family, dll, symbol, module, text, "
-            "python, package, env, location); this one has none",
+            "python, package, env, location, derived); this one has none",
         ),
         (b, 16, "references[0]: 'not-a-url' is not an http(s) URL"),
         (b, 18, "probes[0]: probe 'dll-resolves' takes `dll` or `family`, not both"),

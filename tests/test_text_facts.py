@@ -48,6 +48,9 @@ def test_python_38_import_error_in_chinese(rule_set: RuleSet) -> None:
         ("Le module spécifié est introuvable.", "fr", 126),
         ("Das angegebene Modul wurde nicht gefunden.", "de", 126),
         ("No se puede encontrar el módulo especificado.", "es", 126),
+        ("Impossibile trovare il modulo specificato.", "it", 126),
+        ("Impossível localizar o módulo especificado.", "pt", 126),
+        ("Määritettyä osaa ei löydy.", "fi", 126),
         ("Die angegebene Prozedur wurde nicht gefunden.", "de", 127),
         ("页面文件太小，无法完成操作。", "zh-CN", 1455),
         ("动态链接库(DLL)初始化例程失败。", "zh-CN", 1114),
@@ -491,6 +494,12 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
             None,
         ),
         ("Error loading: caffe2_nvrtc.dll", "caffe2_nvrtc.dll", None),
+        # a title that retells torch's message without "Error loading" (patientx/ComfyUI-Zluda#63)
+        (
+            'Missing "\\venv\\Lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll" or one of its dependencies.',
+            "caffe2_nvrtc.dll",
+            None,
+        ),
         ("[Bug]: error loading fbgemm.dll\nOn a clean windows install", "fbgemm.dll", None),
         # OCR of a PyInstaller pop-up: "{ython" for "Python"
         (
@@ -577,3 +586,127 @@ def test_where_the_named_dll_sits(path: str, where: str | None) -> None:
 def test_markdown_dict_and_log_line_pastes(text: str, module: str, rule_set: RuleSet) -> None:
     f = facts(text, rule_set)
     assert (f.error_code, f.module) == (126, module)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "dll", "kinds"),
+    [
+        # Kozea/WeasyPrint#1147: cffi's dlopen tries names, then files; 0x7e is 126 in hex
+        (
+            'OSError: no library called "cairo" was found\n'
+            "cannot load library 'libcairo.so': error 0x7e\n"
+            "cannot load library 'libcairo-2.dll': error 0x7e",
+            126,
+            "libcairo-2.dll",
+            ["ctypes", "ctypes", "ctypes"],
+        ),
+        # Kozea/WeasyPrint#1240: the DLL found but one of its imports missing (0x7f = 127)
+        (
+            "cannot load library 'C:\\msys64\\mingw64\\bin\\libcairo-2.dll': error 0x7f",
+            127,
+            "libcairo-2.dll",
+            ["ctypes"],
+        ),
+        # Kozea/CairoSVG#84: only the names tried, no file
+        ("OSError: dlopen() failed to load a library: cairo / cairo-2", 126, None, ["ctypes"]),
+    ],
+)
+def test_cffi_dlopen_messages(
+    text: str, code: int, dll: str | None, kinds: list[str], rule_set: RuleSet
+) -> None:
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll, [e.kind for e in f.events]) == (code, dll, kinds)
+
+
+def test_present_tense_title_and_not_found_prose(rule_set: RuleSet) -> None:
+    # opencv/opencv-python#36's title; SYSTRAN/faster-whisper#1080's title
+    f = facts("DLL load fails on Anaconda/Windows install (python3.dll)", rule_set)
+    assert ([e.kind for e in f.events], f.dlls) == (["python"], ("python3.dll",))
+    g = facts("cudnn_ops64_9.dll is not found", rule_set)
+    assert (g.error_code, g.dll, [e.kind for e in g.events]) == (126, "cudnn_ops64_9.dll", ["prose-missing"])
+    # openvinotoolkit/openvino_notebooks#77's title: the failure named as a noun, no code, no DLL
+    h = facts("Python 3.7 from Windows Store = DLL Import Error", rule_set)
+    assert ([e.kind for e in h.events], h.error_code, h.dll) == (["python"], None, None)
+    assert facts("the DLL imports are listed below", rule_set).events == ()
+
+
+def _shown_as_cp1252(text: str) -> str:
+    """UTF-8 bytes displayed in Windows-1252, undefined bytes as their Latin-1 control characters."""
+    out = []
+    for b in text.encode("utf-8"):
+        try:
+            out.append(bytes([b]).decode("cp1252"))
+        except UnicodeDecodeError:
+            out.append(chr(b))
+    return "".join(out)
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "code"),
+    [
+        ("找不到指定的模块。", "zh-CN", 126),
+        ("Не найден указанный модуль.", "ru", 126),
+        ("Le module spécifié est introuvable.", "fr", 126),
+        ("No se puede encontrar el módulo especificado.", "es", 126),
+    ],
+)
+def test_utf8_shown_as_cp1252_is_repaired(message: str, language: str, code: int, rule_set: RuleSet) -> None:
+    text = _shown_as_cp1252(f"ImportError: DLL load failed while importing _C: {message}")
+    assert text != f"ImportError: DLL load failed while importing _C: {message}"
+    f = facts(text, rule_set)
+    assert (f.error_code, f.language) == (code, language)
+
+
+def test_latin1_text_that_is_not_mojibake_is_kept() -> None:
+    assert normalize_text("café naïve, 50 °C, Größe") == "café naïve, 50 °C, Größe"
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # opencv/opencv-python#116: the reporter's own translation of the message
+        ("ImportError: DLL load failed: could not find this module.", 126),
+        ("ImportError: DLL load failed while importing _imaging: cannot find the specified module", 126),
+        ("ImportError: DLL load failed: can't find the specified procedure", 127),
+        # the 193 message retyped (corpus/heldout2 ho2-arch-mismatch-003)
+        ("ImportError: DLL load failed: %1 not a valid win32 application!", 193),
+    ],
+)
+def test_a_message_the_reporter_translated(text: str, code: int, rule_set: RuleSet) -> None:
+    assert facts(text, rule_set).error_code == code
+
+
+@pytest.mark.parametrize(
+    ("text", "derived"),
+    [
+        (
+            'File "C:\\Users\\a\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\torch\\_C.cp310-win_amd64.pyd"\n'
+            "ImportError: DLL load failed while importing _C: The specified module could not be found.",
+            ["abi-tag-differs"],
+        ),
+        (
+            'File "C:\\Users\\a\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\torch\\_C.cp311-win_amd64.pyd"\n'
+            "ImportError: DLL load failed while importing _C: The specified module could not be found.",
+            [],
+        ),
+        (
+            "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n"
+            "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.2\\bin",
+            ["cuda-version-differs"],
+        ),
+        # mhammond/pywin32#1750: the build tag against the version the reporter states
+        (
+            "DLL load failed: The specified module could not be found. python 3.7.8\n"
+            "i believe the problem is that the pywin32 version is 301-py3.9 when my python version is currently 3.7.8.",
+            ["abi-tag-differs"],
+        ),
+        # deepbeepmeep/Wan2GP#1513: both majors named, no conclusion drawn from the text alone
+        (
+            'Error loading "C:\\x\\onnxruntime_providers_cuda.dll" which depends on "cublasLt64_12.dll" which is missing.\n'
+            "it wants cuda 12 but i have cuda 13",
+            [],
+        ),
+    ],
+)
+def test_facts_reasoned_from_two_others(text: str, derived: list[str], rule_set: RuleSet) -> None:
+    assert list(facts(text, rule_set).derived) == derived

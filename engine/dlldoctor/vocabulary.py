@@ -65,7 +65,7 @@ Prevalence = Literal["common", "occasional", "rare"]
 PREVALENCES: tuple[Prevalence, ...] = get_args(Prevalence)
 
 MatcherKind = Literal[
-    "code", "family", "dll", "symbol", "module", "text", "python", "package", "env", "location"
+    "code", "family", "dll", "symbol", "module", "text", "python", "package", "env", "location", "derived"
 ]
 MATCHER_KINDS: tuple[MatcherKind, ...] = get_args(MatcherKind)
 # Where a DLL named in an error sits (dlldoctor.text.locations), for the `location` matcher.
@@ -81,6 +81,11 @@ Location = Literal[
     "program-files",
 ]
 LOCATIONS: tuple[Location, ...] = get_args(Location)
+# Facts reasoned from two others in the text (dlldoctor.text.derived), for the `derived` matcher:
+# an extension module or wheel tagged for another Python than the one that runs; a CUDA DLL of another major
+# version than the CUDA the text says is installed.
+DerivedFact = Literal["abi-tag-differs", "cuda-version-differs"]
+DERIVED_FACTS: tuple[DerivedFact, ...] = get_args(DerivedFact)
 # What a diagnosis rests on: the matchers of its rule, and the priors of the differential diagnosis.
 EvidenceKind = Literal[MatcherKind, "prior"]
 EVIDENCE_KINDS: tuple[str, ...] = (*MATCHER_KINDS, "prior")

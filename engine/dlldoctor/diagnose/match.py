@@ -110,6 +110,11 @@ class Evaluator:
             if f.location in m.names:
                 return Evidence(kind, f.location or "", m.weight, f.dll_path or "")
             return None
+        if kind == "derived":
+            for name in m.names:
+                if name in f.derived:
+                    return Evidence(kind, name, m.weight)
+            return None
         raise AssertionError(f"unknown matcher kind {kind}")
 
 

@@ -45,6 +45,19 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
     if kind == "location":
         where = evidence.detail or value
         return f"该 DLL 位于 {value} 位置（{where}）" if zh else f"the DLL sits in a {value} folder ({where})"
+    if kind == "derived":
+        words = {
+            "abi-tag-differs": (
+                "扩展模块或 wheel 的标签对应另一个 Python 版本",
+                "an extension or wheel is tagged for another Python",
+            ),
+            "cuda-version-differs": (
+                "CUDA DLL 的主版本与文本中安装的 CUDA 不同",
+                "the CUDA DLL's major version differs from the CUDA installed",
+            ),
+        }
+        zh_text, en_text = words.get(value, (value, value))
+        return zh_text if zh else en_text
     if kind == "prior":
         k, _, n = evidence.detail.partition("/")
         return (

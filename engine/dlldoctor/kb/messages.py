@@ -17,7 +17,24 @@ from typing import Any
 
 from dlldoctor.kb.patterns import PatternSet
 
-LANGUAGES = ("en", "zh-CN", "zh-TW", "ja", "ko", "ru", "fr", "de", "es")
+LANGUAGES = (
+    "en",
+    "zh-CN",
+    "zh-TW",
+    "ja",
+    "ko",
+    "ru",
+    "fr",
+    "de",
+    "es",
+    "it",
+    "pt",
+    "pl",
+    "tr",
+    "nl",
+    "fi",
+    "cs",
+)
 POPUP_KINDS = (
     "dll-not-found",
     "dll-missing-old",

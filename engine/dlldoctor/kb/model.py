@@ -22,6 +22,7 @@ DEFAULT_WEIGHTS: dict[MatcherKind, float] = {
     "package": 1.0,
     "env": 1.0,
     "location": 3.0,
+    "derived": 4.0,
 }
 
 PREVALENCE_BONUS: dict[Prevalence, float] = {"common": 0.6, "occasional": 0.3, "rare": 0.0}
@@ -53,7 +54,7 @@ class Matcher:
     def describe(self) -> str:
         if self.kind == "code":
             return "code " + "/".join(format_code(c) for c in self.codes)
-        if self.kind in ("family", "env", "location"):
+        if self.kind in ("family", "env", "location", "derived"):
             return f"{self.kind} " + "/".join(self.names)
         if self.kind == "package":
             return f"package {self.names[0]}{self.spec}"
@@ -166,7 +167,7 @@ def _matcher(data: dict[str, Any]) -> Matcher:
     value = data[kind]
     if kind == "code":
         return Matcher(kind, weight, codes=tuple(parse_code(v) for v in _tuple(value)))
-    if kind in ("family", "env", "location"):
+    if kind in ("family", "env", "location", "derived"):
         return Matcher(kind, weight, names=tuple(str(v) for v in _tuple(value)))
     if kind == "package":
         return Matcher(

@@ -16,6 +16,7 @@ from dlldoctor.kb.families import Families, base_name
 from dlldoctor.kb.messages import Messages
 from dlldoctor.kb.model import format_code
 from dlldoctor.kb.patterns import compile_pattern
+from dlldoctor.text.derived import derive
 from dlldoctor.text.locations import locate
 from dlldoctor.text.normalize import normalize_text
 from dlldoctor.text.shapes import (
@@ -95,6 +96,7 @@ class ErrorFacts:
     families: tuple[tuple[str, str], ...] = ()  # (dll, family id) for every DLL in `dlls`
     versions: tuple[tuple[str, str, str], ...] = ()  # (dll, component, version) read from DLL names
     codes: tuple[int, ...] = ()  # every code seen, the headline one first
+    derived: tuple[str, ...] = ()  # facts reasoned from two others (dlldoctor.text.derived)
     events: tuple[ErrorEvent, ...] = ()
     text: str = field(default="", repr=False, compare=False)  # the normalized text
     data: bytes = field(default=b"", repr=False, compare=False)  # the same, UTF-8
@@ -113,24 +115,28 @@ class ErrorFacts:
         return dict(self.packages).get(name)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "error_code": self.error_code,
-            "error_code_hex": format_code(self.error_code) if self.error_code is not None else None,
-            "error_name": self.error_name,
-            "dll": self.dll,
-            "dll_path": self.dll_path,
-            "symbol": self.symbol,
-            "module": self.module,
-            "language": self.language,
-            "python_version": self.python_version,
-            "env_type": self.env_type,
-            "location": self.location,
-            "packages": dict(self.packages),
-            "dlls": list(self.dlls),
-            "families": dict(self.families),
-            "versions": [{"dll": d, "component": c, "version": v} for d, c, v in self.versions],
-            "codes": list(self.codes),
-        } | ({"cut": {"examined": self.cut[0], "given": self.cut[1]}} if self.cut else {})
+        return (
+            {
+                "error_code": self.error_code,
+                "error_code_hex": format_code(self.error_code) if self.error_code is not None else None,
+                "error_name": self.error_name,
+                "dll": self.dll,
+                "dll_path": self.dll_path,
+                "symbol": self.symbol,
+                "module": self.module,
+                "language": self.language,
+                "python_version": self.python_version,
+                "env_type": self.env_type,
+                "location": self.location,
+                "packages": dict(self.packages),
+                "dlls": list(self.dlls),
+                "families": dict(self.families),
+                "versions": [{"dll": d, "component": c, "version": v} for d, c, v in self.versions],
+                "codes": list(self.codes),
+            }
+            | ({"derived": list(self.derived)} if self.derived else {})
+            | ({"cut": {"examined": self.cut[0], "given": self.cut[1]}} if self.cut else {})
+        )
 
 
 @dataclass
@@ -154,7 +160,7 @@ def _group(m: Any, name: str) -> str | None:
     if value is None:
         return None
     text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-    return text.strip().strip("\"'") or None
+    return text.strip().strip("\"'*`") or None
 
 
 def _code_of(text: str | None) -> int | None:
@@ -432,6 +438,7 @@ def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorF
         families=tuple(fams),
         versions=tuple(versions),
         codes=tuple(codes),
+        derived=derive(t, tuple(dlls[:named] if named else dlls), tuple(versions)),
         events=tuple(e for g in ordered for e in g.events),
         text=t.text,
         data=t.data,

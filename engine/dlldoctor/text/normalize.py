@@ -1,7 +1,8 @@
 """Undo what terminals, IDEs, notebooks and issue trackers do to a pasted error before it is read.
 
 Colour codes, JSON/repr escapes (``\\u627e``, ``\\\\`` doubling, literal ``\\n``), box-drawing gutters of
-rich tracebacks, full-width punctuation (NFKC). Every step is linear in the text.
+rich tracebacks, full-width punctuation (NFKC), UTF-8 that was shown as Windows-1252 ("æ‰¾ä¸åˆ°", "mÃ³dulo").
+Every step is linear in the text.
 """
 
 from __future__ import annotations
@@ -14,6 +15,13 @@ _U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 _LITERAL_NEWLINE = re.compile(r"\\r\\n|\\n")
 _X_RUN = re.compile(r"(?:\\x[0-9a-fA-F]{2}){4}")
 _GUTTER = "│┃║╎┆┊╭╮╰╯╷╵"
+# UTF-8 bytes shown as Windows-1252 (a console or editor in the wrong code page): a lead byte C2-F4 read as
+# "Â".."ô", then continuation bytes 80-BF read as cp1252's punctuation or Latin-1's symbols.
+_CP1252_HIGH = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
+_MOJIBAKE = re.compile("[\u00c2-\u00f4](?:[\u0080-\u00bf" + _CP1252_HIGH + "]|[\u00c2-\u00f4])+")
+_CP1252_BYTE = {
+    ch: bytes([b]) for b in range(0x80, 0xA0) for ch in [bytes([b]).decode("cp1252", "ignore")] if ch
+}
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"})
 
 
@@ -25,6 +33,8 @@ def _unescape_u(m: re.Match[str]) -> str:
 def normalize_text(raw: str) -> str:
     """The text facts and patterns are read from."""
     text = raw.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    if not text.isascii() and _MOJIBAKE.search(text):
+        text = _MOJIBAKE.sub(_repair_mojibake, text)
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if "\\u" in text:
@@ -45,6 +55,17 @@ def normalize_text(raw: str) -> str:
                 text = text.replace(ch, " ")
         text = unicodedata.normalize("NFKC", text)
     return text
+
+
+def _repair_mojibake(m: re.Match[str]) -> str:
+    """A run of Latin-1/cp1252 characters that are the bytes of valid UTF-8, decoded as UTF-8; else kept."""
+    run = m.group(0)
+    data = b"".join(_CP1252_BYTE.get(ch) or bytes([ord(ch)]) for ch in run)
+    try:
+        fixed = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return run
+    return fixed if len(fixed) < len(run) else run
 
 
 def _unescape_bytes(text: str) -> str:

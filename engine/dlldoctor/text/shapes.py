@@ -48,6 +48,8 @@ def gate() -> PatternSet:
 DLL_NAME = r"[A-Za-z0-9_.+~-]+\.(?:dll|pyd)"
 PATH = r"[^\"'\r\n<>|*?]+?"
 QPATH = r"[^\"'`\r\n<>|*?]+?"
+# A path in a paste may have its user name starred out ("C:\\Users\\*me*\\AppData").
+RPATH = r"[^\"'`\r\n<>|?]+?"
 SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("winerror", fact_pattern(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
     ("code-mention", fact_pattern(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
@@ -60,9 +62,16 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             # "Erro loading" and "Error loading:" are how pastes and titles damage it
             r"(?m)Err?or? loading:? [\"'`]?(?P<path>"
-            + QPATH
+            + RPATH
             + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"
         ),
+        {},
+    ),
+    # torch's message retold in a title without its "Error loading" ("Missing \"...\\c10.dll\" or one of
+    # its dependencies"): the quoted DLL and the clause that follows it are the loader's own words.
+    (
+        "error-loading",
+        fact_pattern(r"[\"'`](?P<path>" + RPATH + r"\.dll)[\"'`] or one of its dependencies"),
         {},
     ),
     # PyInstaller's bootloader: "Error loading Python DLL '...\\python39.dll'." (6.x: "Failed to load ..."),
@@ -70,7 +79,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"(?:Error loading|Failed to load) .ython DLL:? '?(?P<path>" + QPATH + r")'?\.?(?:\s|$)"
+            r"(?:Error loading|Failed to load) .ython DLL:? '?(?P<path>" + RPATH + r")'?\.?(?:\s|$)"
         ),
         {"leaf": True},
     ),
@@ -91,6 +100,18 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 126},
     ),
     ("ctypes", fact_pattern(r"Could not find module \"(?P<path>" + PATH + r")\""), {"code": 126}),
+    # cffi's ffi.dlopen (cairocffi, pyvips, soundfile, ...): "cannot load library 'libcairo-2.dll': error 0x7e"
+    # (the Windows code in hex), and the names it tried: "no library called \"cairo\" was found",
+    # "dlopen() failed to load a library: cairo / cairo-2".
+    (
+        "ctypes",
+        fact_pattern(
+            r"cannot load library '(?P<path>" + PATH + r")': error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"
+        ),
+        {},
+    ),
+    ("ctypes", fact_pattern(r"no library called \"[^\"\r\n]{1,80}\" was found"), {"code": 126}),
+    ("ctypes", fact_pattern(r"dlopen\(\) failed to load a library: [^\r\n]{1,200}"), {"code": 126}),
     (
         "load-library",
         fact_pattern(
@@ -187,6 +208,8 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"leaf": True, "code": 193},
     ),
     ("code-mention", fact_pattern(r"\(Error (?P<code>\d{1,5}): "), {}),
+    # 193's message retyped ("%1 not a valid win32 application!", "is not a valid Win32 app")
+    ("code-mention", fact_pattern(r"\bnot an? valid win32 app(?:lication)?\b"), {"code": 193}),
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
     # markdown pastes escape or emphasise the name: "importing \\_multiarray\\_umath", "importing *cv2*"
     (
@@ -195,6 +218,27 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     ("python", fact_pattern(r"DLL load failed(?: while importing)?:"), {}),
+    # the message translated by the reporter (from 找不到指定的模块 / 找不到指定的程序 and the like)
+    (
+        "python",
+        fact_pattern(
+            r"DLL load failed(?: while importing [\w.]+)?: ?(?:could not|cannot|can't|can not) find "
+            r"(?:this|the specified|specified|the) module"
+        ),
+        {"code": 126},
+    ),
+    (
+        "python",
+        fact_pattern(
+            r"DLL load failed(?: while importing [\w.]+)?: ?(?:could not|cannot|can't|can not) find "
+            r"(?:this|the specified|specified|the) (?:procedure|program)"
+        ),
+        {"code": 127},
+    ),
+    # issue titles speak of it in the present: "DLL load fails on Anaconda/Windows install (python3.dll)"
+    ("python", fact_pattern(r"\bDLL load fails\b"), {}),
+    # ... or name it as a noun: "DLL Import Error", "DLL load error", "DLL loading failure"
+    ("python", fact_pattern(r"\bDLL (?:import|load|loading) (?:error|failure)s?\b"), {}),
     # The line cut after "DLL load failed" (the message lost, or on a line the user did not copy).
     ("python", fact_pattern(r"(?m)DLL load failed[ \t.!]*$"), {}),
     (
@@ -235,7 +279,7 @@ PROSE_MISSING: tuple[FactPattern, ...] = (
     ),
     fact_pattern(
         r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s+(?:is |was |being )?(?:not (?:being )?available|unavailable|"
-        r"could not be found|cannot be found|can't be found)"
+        r"could not be found|cannot be found|can't be found|is not found|was not found)"
     ),
     fact_pattern(r"(?:缺少|缺失|丢失|遺失)了?\s*(?:文件|檔案)?\s*[\"'`]?(?P<dll>" + DLL_NAME + r")\b"),
     fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s*(?:文件|檔案)?\s*(?:丢失|缺失|遺失|找不到|不存在)"),
@@ -271,7 +315,8 @@ PY_VERSION: tuple[tuple[int, FactPattern], ...] = (
         9,
         fact_pattern(r"(?m)^\s*Python (?P<v>3\.\d{1,2})(?:\.\d+)?\s*(?:\(|\||$)"),
     ),  # interpreter banner / `python -V`
-    (8, fact_pattern(r"(?:Python|python) version:?\s*(?P<v>3\.\d{1,2})")),
+    # "Python version: 3.9", "my python version is currently 3.7.8"
+    (8, fact_pattern(r"(?:Python|python) version:?\s*(?:is\s+)?(?:currently\s+|now\s+)?(?P<v>3\.\d{1,2})")),
     (7, fact_pattern(r"WindowsApps[\\/]PythonSoftwareFoundation\.Python\.(?P<v>3\.\d{1,2})")),
     (7, fact_pattern(r"Packages[\\/]PythonSoftwareFoundation\.Python\.(?P<v>3\.\d{1,2})")),
     (7, fact_pattern(r"pythoncore-(?P<v>3\.\d{1,2})")),

@@ -1,0 +1,68 @@
+"""Facts reasoned from two others in one text: which Python the extension modules were built for against the
+one that runs, which CUDA the missing DLL belongs to against the CUDA the reporter says is installed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from dlldoctor.text.shapes import PY_VERSION, ScannedText, fact_pattern
+from dlldoctor.vocabulary import DerivedFact
+
+# Where the running interpreter's version is read: the banner, `python -V`, Store package names, install
+# and embeddable folders (not the generic "Python 3.x" of prose, nor a wheel's own tag).
+_INTERPRETER_PRIORITY = 5
+# An extension module or a wheel tagged for one CPython: `_C.cp310-win_amd64.pyd`, `-cp39-cp39-win_amd64`,
+# pywin32's `301-py3.9` build tag.
+_TAGS = (
+    fact_pattern(r"\.cp3(?P<min>\d{1,2})t?-win(?:_amd64|32|_arm64)\.pyd\b"),
+    fact_pattern(r"-cp3(?P<min>\d{1,2})-cp3\d{1,2}t?-win"),
+    fact_pattern(r"\b\d+(?:\.\d+)*-py3\.(?P<min>\d{1,2})\b"),
+)
+# The CUDA a reporter says is installed: "CUDA Version: 12.4", "cuda ver 12.8", "i have cuda 13",
+# "...\CUDA\v11.8\bin", "CUDA_PATH_V12_2".
+_CUDA_STATED = (
+    fact_pattern(r"\bcuda(?:[ _-]?(?:toolkit|version|ver))?\s*[:=]?\s*v?(?P<maj>1\d|[89])(?:\.\d)?\b"),
+    fact_pattern(r"CUDA[\\/]v(?P<maj>\d{1,2})\.\d"),
+    fact_pattern(r"CUDA_PATH_V(?P<maj>\d{1,2})_\d"),
+)
+
+
+def _ints(t: ScannedText, patterns: Iterable[object], group: str) -> set[int]:
+    out: set[int] = set()
+    for pattern in patterns:
+        for m in t.finditer(pattern):  # type: ignore[arg-type]
+            out.add(int(m.group(group)))
+    return out
+
+
+def _interpreter_minor(t: ScannedText) -> int | None:
+    best: tuple[int, int, int] | None = None
+    for priority, pattern in PY_VERSION:
+        if priority < _INTERPRETER_PRIORITY:
+            continue
+        m = t.search(pattern)
+        if not m:
+            continue
+        try:
+            minor = int(m.group("v").decode().split(".")[1])
+        except (IndexError, KeyError, AttributeError):
+            minor = int(m.group("min"))
+        candidate = (priority, -m.start(), minor)
+        if best is None or candidate > best:
+            best = candidate
+    return best[2] if best else None
+
+
+def derive(
+    t: ScannedText, error_dlls: tuple[str, ...], versions: tuple[tuple[str, str, str], ...]
+) -> tuple[DerivedFact, ...]:
+    found: list[DerivedFact] = []
+    running = _interpreter_minor(t)
+    if running is not None and any(tag != running for tag in _ints(t, _TAGS, "min")):
+        found.append("abi-tag-differs")
+    majors = {int(v.split(".")[0]) for dll, comp, v in versions if comp == "cuda" and dll in error_dlls}
+    if majors:
+        stated = _ints(t, _CUDA_STATED, "maj")
+        if stated and not majors & stated:
+            found.append("cuda-version-differs")
+    return tuple(found)
