@@ -24,11 +24,19 @@ def render_measurements(m: Any) -> list[str]:
     lines += ["| set | cases | before | after |", "|---|---:|---|---|"]
     for b in m.get("blind") or []:
         before = f"{_fig(b['before'])} ({b['before'].get('label', '')})"
-        lines.append(f"| `{b['set']}` | {b['cases']} | {before} | {_fig(b.get('after'))} |")
+        after = b.get("after")
+        if isinstance(after, list):  # measured again after later work, each time once
+            shown = "; ".join(f"{_fig(x)} ({x.get('label', '')})" for x in after)
+        else:
+            shown = _fig(after) + (f" ({after['label']})" if after and after.get("label") else "")
+        lines.append(f"| `{b['set']}` | {b['cases']} | {before} | {shown} |")
+    notes = [f"- `{b['set']}`: {b['note']}" for b in m.get("blind") or [] if b.get("note")]
+    lines += ["", *notes] if notes else []
     lines += [
         "",
-        "`no diagnosis` counts the loader errors that get no cause at all. The after-figure is measured once, "
-        "after the work (`python -m pytest -s tests/test_heldout3.py`).",
+        "`no diagnosis` counts the loader errors that get no cause at all. Each after-figure is measured once, "
+        "after a round of work (`python -m pytest -s tests/test_heldout3.py tests/test_heldout4.py "
+        "tests/test_heldout5.py`), and nothing is tuned on it.",
         "",
         "## On sets that were tuned on",
         "",
