@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from dlldoctor.cli.collector import source
 from dlldoctor.platform import collect
 
@@ -179,7 +181,6 @@ def test_it_is_ascii_and_out_writes_it_whole(tmp_path: Path) -> None:
 
 def test_collector_as_json_is_the_same_file_with_its_digest(capsys: pytest.CaptureFixture[str]) -> None:
     import hashlib
-    import json
 
     from dlldoctor.cli import main
 

@@ -1,5 +1,3 @@
-import sys
+from dlldoctor.cli import run
 
-from dlldoctor.cli import main
-
-sys.exit(main())
+run()
