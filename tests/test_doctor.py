@@ -190,6 +190,17 @@ def test_each_broken_layout_is_diagnosed_live_and_again_from_its_bundle(
     assert f"  error: {cause} (" in "\n".join(lines)
 
 
+def assert_rediagnosed(report: Path, cause: str, first: str, status: int) -> None:
+    """The bundle, its diagnosis removed, read again by a new `explain --bundle` process: the same cause."""
+    bundle = json.loads(report.read_text(encoding="utf-8"))
+    del bundle["diagnosis"]
+    report.write_text(json.dumps(bundle), encoding="utf-8")
+    again = explain_bundle(report, "--format", "json")
+    assert again.returncode == status, again.stderr
+    assert json.loads(again.stdout)["diagnosis"]["category"] == cause
+    assert explain_bundle(report).stdout.splitlines()[0] == first
+
+
 def test_a_cuda_package_without_its_cuda_dlls_imports_but_is_diagnosed(
     tmp_path: Path, pe_bin: Path, capsys
 ) -> None:
@@ -214,6 +225,7 @@ def test_a_cuda_package_without_its_cuda_dlls_imports_but_is_diagnosed(
         "  evidence: cublas64_13.dll not found, needed by onnxruntime_providers_cuda.dll [loaded by full path]"
         in out
     )
+    assert_rediagnosed(report, "cuda-dll-missing", out.splitlines()[0], 0)
 
 
 def test_two_openmp_runtimes_in_a_conda_environment(
@@ -236,6 +248,7 @@ def test_two_openmp_runtimes_in_a_conda_environment(
         True,
     )
     assert out.splitlines()[0].startswith("✗ openmp-duplicate: ")
+    assert_rediagnosed(report, "openmp-duplicate", out.splitlines()[0], 1)
 
 
 def test_healthy_torch_is_healthy(tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys) -> None:
