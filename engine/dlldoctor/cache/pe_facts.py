@@ -25,7 +25,6 @@ from dlldoctor.install.sources import Entry, WheelSource
 from dlldoctor.install.zipmember import INFLATE_ERRORS, MemberReader, can_read, largest_possible, open_member
 from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
-from dlldoctor.pe.read import prepare as prepare_parser
 from dlldoctor.pe.read import read_pe
 
 Facts = PEImage | DefectError
@@ -108,7 +107,6 @@ class Catalog:
         misses = sorted((e for e in todo if e not in self._facts), key=lambda e: -e.size)
         if not misses:
             return
-        prepare_parser()  # before the threads: its start would stall the one inflating the biggest member
 
         def work(entry: Entry) -> _Done:
             told = 0

@@ -12,7 +12,7 @@ from dlldoctor.pe.model import Import, PEImage, base_facts
 _config: Any = None
 
 
-def parser_config() -> Any:
+def _parser_config() -> Any:
     global _config
     if _config is None:
         import lief
@@ -71,7 +71,7 @@ def _version(binary: Any) -> tuple[str | None, str | None]:
 def facts(image: bytes, layout: Layout, size: int) -> PEImage:
     import lief
 
-    binary = lief.PE.parse(image, parser_config())
+    binary = lief.PE.parse(image, _parser_config())
     if binary is None:
         raise PEFormatError("lief could not parse the file")
     # The export table is read from the bytes directly (pe_exports): lief's per-entry objects cost

@@ -12,14 +12,6 @@ from dlldoctor.pe.layout import DefectError
 from dlldoctor.pe.model import PEImage
 
 
-def prepare() -> None:
-    """Load the parser now. lief's initialisation holds the GIL for ~0.2 s; done while a thread inflates a
-    big member, it stalls that thread for as long, so readers call this before their threads start."""
-    from dlldoctor.pe import lief_backend
-
-    lief_backend.parser_config()
-
-
 def read_pe(stream: BinaryIO, size: int, reopen: Reopen | None = None) -> PEImage:
     """Read PE facts from a stream positioned at the file's first byte.
 
