@@ -320,3 +320,22 @@ def test_a_rule_about_one_module_needs_that_module(pe_bin: Path, tmp_path: Path,
         probed = probe_rule(ProbeContext(result, FAMILIES), rule)
         assert probed.verdict == verdict
     assert probed.rule.severity == "error"
+
+
+def test_a_system_folder_on_path_is_system32_not_path(pe_bin: Path, tmp_path: Path) -> None:
+    """Every real PATH holds System32: a DLL there is found as the loader finds it, before PATH."""
+    site = copy(pe_bin, tmp_path / "site", "pymod.cp311-win_amd64.pyd", "chain_a.dll", "chain_b.dll")
+    system = copy(pe_bin, tmp_path / "System32", "chain_c.dll")
+    for core in ("ntdll.dll", "kernel32.dll"):
+        shutil.copy(pe_bin / "x64" / "chain_c.dll", system / core)
+    result = scan_target(str(site), ScanOptions(python="3.11", path=(str(system),)))
+    # (the stand-in ntdll/kernel32 lack the real exports: only chain_c.dll's own link is the point)
+    assert [f for f in result.findings if f.dll == "chain_c.dll"] == []
+    assert result.environment.path_dirs == () and result.environment.system_dir is not None
+    assert (
+        f"{system}: a Windows system folder on PATH, searched as System32" in result.environment.assumptions
+    )
+    on_path = ask(site, probe("dll-resolves", expect=True, context="path"), path=(str(system),))
+    assert on_path.value is None  # no PATH folder left to look in
+    plain = copy(pe_bin, tmp_path / "plain", "chain_c.dll")  # the same DLL in an ordinary PATH folder
+    assert ask(site, probe("dll-resolves", expect=True, context="path"), path=(str(plain),)).value is True

@@ -97,13 +97,28 @@ def build_environment(
             "(pass --app-dir or scan the environment root)"
         )
     system_dir = copied_folder(options.system_dir, "--system-dir") if options.system_dir else None
+    path_dirs = tuple(copied_folder(p, "--path") for p in options.path)
+    # Every real PATH holds System32, which the loader searches before PATH anyway: a system folder among
+    # the --path folders is that, not a folder that DLLs are "only on PATH" in.
+    system_like = [f for f in path_dirs if all(f.get(n) is not None for n in _SYSTEM_CORE)]
+    if system_like:
+        path_dirs = tuple(f for f in path_dirs if f not in system_like)
+        labels = ", ".join(f.label for f in system_like)
+        if system_dir is None:
+            system_dir = system_like[0]
+            assumptions.append(f"{labels}: a Windows system folder on PATH, searched as System32")
+        else:
+            assumptions.append(f"{labels}: a Windows system folder on PATH, searched as System32 is")
     if system_dir is None:
         assumptions.append(
             "System32 is a stock Windows 10/11 (built-in profile; pass --system-dir to use a copy)"
         )
-    path_dirs = tuple(copied_folder(p, "--path") for p in options.path)
     env_type = _env_type(names, layout.env_root)
     return Environment(python, machine, env_type, app_dir, path_dirs, system_dir, profile, tuple(assumptions))
+
+
+# DLLs every Windows system folder (System32, SysWOW64) holds and no other folder does.
+_SYSTEM_CORE = ("ntdll.dll", "kernel32.dll")
 
 
 def _env_type(names: frozenset[str], env_root: bool) -> str:
