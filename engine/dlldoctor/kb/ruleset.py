@@ -20,12 +20,14 @@ from dlldoctor.kb.families import Families, check_families, families_from_data
 from dlldoctor.kb.messages import Messages, check_messages, messages_from_data
 from dlldoctor.kb.model import Rule, rule_from_data
 from dlldoctor.kb.priors import Priors, check_priors, priors_from_data
+from dlldoctor.kb.releases import Releases, check_releases, releases_from_data
 
 if TYPE_CHECKING:  # the YAML side is needed to lint and build, not to use a cached rule set
     from dlldoctor.kb.yamlsrc import Problem, Source
 
 RULE_SCHEMA_VERSION = 1
 NO_PRIORS = Priors(())
+NO_RELEASES = Releases()
 _MODEL_SOURCES = (
     "ruleset.py",
     "model.py",
@@ -33,6 +35,7 @@ _MODEL_SOURCES = (
     "families.py",
     "messages.py",
     "priors.py",
+    "releases.py",
     "schemas/rule.schema.json",
 )
 
@@ -48,6 +51,7 @@ class RuleSet:
     priors: Priors = NO_PRIORS
     # category -> the rule whose fixes a candidate cause borrows when no rule of it fired (data/causes.yaml)
     representatives: tuple[tuple[str, str], ...] = ()
+    releases: Releases = NO_RELEASES  # releases whose Windows files fail to load (data/releases.yaml)
 
     def get(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
@@ -151,7 +155,13 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
         return None, problems  # every other check needs the categories: report the cause alone
 
     # What the set is built from once every check passed (also what `rules compile` writes down).
-    parts: dict[str, Any] = {"categories": categories, "families": None, "messages": None, "priors": None}
+    parts: dict[str, Any] = {
+        "categories": categories,
+        "families": None,
+        "messages": None,
+        "priors": None,
+        "releases": None,
+    }
     families = Families(())
     fam_src = read(root / "data" / "families.yaml")
     if fam_src is not None:
@@ -178,6 +188,14 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
             problems += [Problem(where(pri_src.path), pri_src.line(p), m) for p, m in pri_problems]
             if not pri_problems:
                 parts["priors"] = pri_src.data
+    rel_path = root / "data" / "releases.yaml"
+    if rel_path.is_file():
+        rel_src = read(rel_path)
+        if rel_src is not None:
+            rel_problems = check_releases(rel_src.data)
+            problems += [Problem(where(rel_src.path), rel_src.line(p), m) for p, m in rel_problems]
+            if not rel_problems:
+                parts["releases"] = rel_src.data
     representatives: dict[str, str] = {}
     cause_path = root / "data" / "causes.yaml"
     if cause_path.is_file():
@@ -188,7 +206,14 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
                 problems.append(Problem(where(cause_src.path), 1, "expected a `representatives:` mapping"))
             else:
                 representatives = {str(k): str(v) for k, v in data.items()}
-    checked = {root / "taxonomy.yaml", root / "data" / "families.yaml", msg_path, pri_path, cause_path}
+    checked = {
+        root / "taxonomy.yaml",
+        root / "data" / "families.yaml",
+        msg_path,
+        pri_path,
+        cause_path,
+        rel_path,
+    }
     for path in _data_files(root):  # the rest of the reference data (windows.yaml): readable YAML
         if path not in checked:
             read(path)
@@ -277,6 +302,7 @@ def rule_set_from_parts(root: Path, digest: str, parts: dict[str, Any]) -> RuleS
         rules=tuple(sorted(rules, key=lambda r: r.id)),
         priors=priors_from_data(parts["priors"], counted) if parts["priors"] is not None else Priors(counted),
         representatives=tuple(sorted(parts["representatives"].items())),
+        releases=releases_from_data(parts["releases"]) if parts.get("releases") is not None else NO_RELEASES,
     )
 
 
