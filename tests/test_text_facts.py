@@ -778,3 +778,34 @@ def test_package_mentions_keep_every_version_named(rule_set: RuleSet) -> None:
     )
     found = package_mentions(ScannedText(normalize_text(text)))
     assert {("onnx", "1.16.2"), ("pyqt5-qt5", "5.15.2"), ("pywin32", "301")} <= set(found)
+
+
+@pytest.mark.parametrize(
+    ("text", "env"),
+    [
+        # mhammond/pywin32#1837: a PyInstaller exe's own message
+        (
+            'File "<frozen lala.py>", line 23, in <module>\n'
+            "ImportError: DLL load failed while importing win32gui: No se puede encontrar el módulo especificado.\n"
+            "[9780] Failed to execute script 'lala.py' due to unhandled exception!",
+            "frozen",
+        ),
+        # a PyInstaller onefile's temporary folder wins over the conda env it was built from
+        (
+            "C:\\Users\\me\\miniconda3\\envs\\app\\python.exe -m PyInstaller app.spec\n"
+            'OSError: [WinError 126] Error loading "C:\\Users\\me\\AppData\\Local\\Temp\\_MEI84322\\torch\\lib\\c10.dll"',
+            "frozen",
+        ),
+        ("ImportError: LoadLibraryExW 'C:\\app\\main.dist\\PyQt5\\QtCore.pyd' failed", "frozen"),
+        ("C:\\Program Files\\App\\lib\\library.zip\\app\\__init__.py", "frozen"),
+        # every traceback has "<frozen importlib._bootstrap>": not a frozen app
+        (
+            'File "<frozen importlib._bootstrap>", line 1176, in _find_and_load\n'
+            'File "C:\\Users\\me\\miniconda3\\envs\\app\\lib\\site-packages\\cv2\\__init__.py"',
+            "conda",
+        ),
+        ("C:\\Users\\me\\proj\\h5py-3.12.0.dist-info\\RECORD", None),
+    ],
+)
+def test_a_frozen_application_is_an_environment_type(text: str, env: str | None, rule_set: RuleSet) -> None:
+    assert facts(text, rule_set).env_type == env
