@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -171,31 +171,20 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
             families = families_from_data(fam_src.data)
             parts["families"] = fam_src.data
 
-    msg_path = root / "data" / "messages.yaml"
-    if msg_path.is_file():
-        msg_src = read(msg_path)
-        if msg_src is not None:
-            msg_problems = check_messages(msg_src.data)
-            problems += [Problem(where(msg_src.path), msg_src.line(p), m) for p, m in msg_problems]
-            if not msg_problems:
-                parts["messages"] = msg_src.data
+    def check_data(name: str, check: Callable[[Any], list[Any]]) -> Path:
+        """Check ``data/<name>.yaml`` when it exists; its data becomes ``parts[name]`` when it passes."""
+        path = root / "data" / f"{name}.yaml"
+        src = read(path) if path.is_file() else None
+        if src is not None:
+            found = check(src.data)
+            problems.extend(Problem(where(src.path), src.line(p), m) for p, m in found)
+            if not found:
+                parts[name] = src.data
+        return path
 
-    pri_path = root / "data" / "priors.yaml"
-    if pri_path.is_file():
-        pri_src = read(pri_path)
-        if pri_src is not None:
-            pri_problems = check_priors(pri_src.data, frozenset(categories))
-            problems += [Problem(where(pri_src.path), pri_src.line(p), m) for p, m in pri_problems]
-            if not pri_problems:
-                parts["priors"] = pri_src.data
-    rel_path = root / "data" / "releases.yaml"
-    if rel_path.is_file():
-        rel_src = read(rel_path)
-        if rel_src is not None:
-            rel_problems = check_releases(rel_src.data)
-            problems += [Problem(where(rel_src.path), rel_src.line(p), m) for p, m in rel_problems]
-            if not rel_problems:
-                parts["releases"] = rel_src.data
+    msg_path = check_data("messages", check_messages)
+    pri_path = check_data("priors", lambda data: check_priors(data, frozenset(categories)))
+    rel_path = check_data("releases", check_releases)
     representatives: dict[str, str] = {}
     cause_path = root / "data" / "causes.yaml"
     if cause_path.is_file():
