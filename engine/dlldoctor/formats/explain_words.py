@@ -138,12 +138,12 @@ def release_words(facts: ErrorFacts, lang: str) -> str:
         if zh:
             when = "已修复于" if r.fixed else "可改用"
             parts.append(
-                f"{r.package} {version}（{r.symptom}）→ {when} {r.instead}：`{command}`（来源 {r.source}）"
+                f"{r.package} {version}（{r.symptom}）→ {when} {r.instead}：{command}（来源 {r.source}）"
             )
         else:
             when = "fixed in" if r.fixed else "use instead"
             parts.append(
-                f"{r.package} {version} ({r.symptom}) → {when} {r.instead}: `{command}` (source {r.source})"
+                f"{r.package} {version} ({r.symptom}) → {when} {r.instead}: {command} (source {r.source})"
             )
     return "; ".join(parts)
 
