@@ -453,5 +453,5 @@ def test_releases_file_is_checked_with_the_other_data_files(tmp_path: Path) -> N
 
 def test_every_built_in_release_has_a_source_and_loads() -> None:
     rule_set = load_rule_set(use_cache=False)
-    assert len(rule_set.releases.entries) >= 8
+    assert len(rule_set.releases.entries) >= 9
     assert all(r.source.startswith("https://") for r in rule_set.releases.entries)
