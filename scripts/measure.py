@@ -36,7 +36,9 @@ def without(priors: Priors, keys: tuple[str, ...], category: str) -> Priors:
 
 
 def run(case: Case, rule_set: RuleSet, loo: bool) -> tuple[list[str], float]:
-    facts = extract_facts(case.text, messages=rule_set.messages, families=rule_set.families)
+    facts = extract_facts(
+        case.text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
+    )
     rs = rule_set
     if loo and case.category and is_loader_error(facts):
         rs = replace(rule_set, priors=without(rule_set.priors, evidence_keys(facts), case.category))

@@ -325,3 +325,38 @@ def test_ten_megabytes_of_a_noisy_log_with_every_rule_ends() -> None:
     elapsed = time.perf_counter() - start
     assert (ex.facts.error_code, ex.facts.dll) == (126, "fbgemm.dll")
     assert elapsed < MUST_END, f"{elapsed:.2f} s"  # a bound on runaway work; speed is in bench/
+
+
+BROKEN_H5PY = (
+    "Successfully installed h5py-{version}\n"
+    'File "C:\\Users\\x\\venv\\Lib\\site-packages\\h5py\\__init__.py", line 25, in <module>\n'
+    "    from . import _errors\n"
+    "ImportError: DLL load failed while importing _errors: The specified module could not be found."
+)
+
+
+def test_a_listed_broken_release_leads_with_the_release_to_install(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = explain_json(BROKEN_H5PY.format(version="3.12.0"))
+    (listed,) = data["facts"]["releases"]
+    assert (listed["package"], listed["version"], listed["instead"], listed["fixed"]) == (
+        "h5py",
+        "3.12.0",
+        "3.12.1",
+        True,
+    )
+    assert listed["source"].startswith("https://")
+    top = data["diagnoses"][0]
+    assert (top["category"], top["rule"]) == ("broken-release", "known-broken-windows-release")
+    assert "h5py 3.12.0 is a release known not to load on Windows" in top["why"]
+    assert main(["explain", BROKEN_H5PY.format(version="3.12.0")]) == 1
+    out = capsys.readouterr().out
+    assert re.search(r'^  broken release +h5py 3\.12\.0 .*pip install "h5py==3\.12\.1"', out, re.MULTILINE)
+
+
+def test_a_release_that_is_not_listed_is_not_pushed_toward_broken_release() -> None:
+    data = explain_json(BROKEN_H5PY.format(version="3.12.1"))
+    assert "releases" not in data["facts"]
+    assert data["diagnoses"][0]["category"] != "broken-release"
+    assert "known-broken-windows-release" not in [d["rule"] for d in data["diagnoses"]]

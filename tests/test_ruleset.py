@@ -403,3 +403,55 @@ def test_a_rule_set_given_by_folder_never_reads_a_compiled_file(tmp_path: Path) 
     _compiled_with_title(root, content_digest(root), "planted")
     loaded = load_rule_set(root, use_cache=False)
     assert "planted" not in {r.title.en for r in loaded.rules}
+
+
+def test_releases_file_is_checked_with_the_other_data_files(tmp_path: Path) -> None:
+    root = scratch(tmp_path, {"paging-file/p1.yaml": GOOD.format(id="p1", category="paging-file")})
+    (root / "data" / "releases.yaml").write_text(
+        textwrap.dedent(
+            """\
+            releases:
+              - package: h5py
+                versions: "==3.12.0"
+                platform: windows
+                symptom: module-not-found
+                fixed_in: "3.12.1"
+                source: https://pypi.org/pypi/h5py/3.12.0/json
+              - package: somepkg
+                versions: "about 2"
+                platform: linux
+                symptom: sad
+                fixed_in: "2.1"
+                use_instead: "1.9"
+                source: not-a-url
+                colour: blue
+            """
+        ),
+        encoding="utf-8",
+    )
+    rule_set, problems = lint_rule_set(root)
+    assert rule_set is None
+    found = sorted((p.line, p.message.split(" ")[0]) for p in problems if p.path.endswith("releases.yaml"))
+    assert found == [
+        (8, "exactly"),
+        (9, "`versions`"),
+        (10, "`platform`"),
+        (11, "`symptom`"),
+        (14, "`source`"),
+        (15, "unknown"),
+    ]
+    (root / "data" / "releases.yaml").write_text(
+        "releases:\n  - {package: H5Py, versions: '3.12.0', platform: windows, symptom: module-not-found,"
+        " fixed_in: '3.12.1', source: 'https://pypi.org/pypi/h5py/3.12.0/json'}\n",
+        encoding="utf-8",
+    )
+    rule_set, problems = lint_rule_set(root)
+    assert problems == [] and rule_set is not None
+    (entry,) = rule_set.releases.entries
+    assert (entry.package, entry.versions, entry.instead, entry.fixed) == ("h5py", "==3.12.0", "3.12.1", True)
+
+
+def test_every_built_in_release_has_a_source_and_loads() -> None:
+    rule_set = load_rule_set(use_cache=False)
+    assert len(rule_set.releases.entries) >= 9
+    assert all(r.source.startswith("https://") for r in rule_set.releases.entries)

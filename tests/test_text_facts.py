@@ -15,7 +15,9 @@ from dlldoctor.text.normalize import normalize_text
 
 
 def facts(text: str, rule_set: RuleSet) -> ErrorFacts:
-    return extract_facts(text, messages=rule_set.messages, families=rule_set.families)
+    return extract_facts(
+        text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
+    )
 
 
 def summary(f: ErrorFacts) -> dict[str, Any]:
@@ -710,3 +712,100 @@ def test_a_message_the_reporter_translated(text: str, code: int, rule_set: RuleS
 )
 def test_facts_reasoned_from_two_others(text: str, derived: list[str], rule_set: RuleSet) -> None:
     assert list(facts(text, rule_set).derived) == derived
+
+
+@pytest.mark.parametrize(
+    ("text", "listed"),
+    [
+        # mhammond/pywin32#1783 (corpus/reports rep-broken-release-005): "version 302" named in prose, 127
+        (
+            "With pywin32 version 302 installed, executing the import statement `from win32com.shell import shell` "
+            "produces an error: `ImportError: DLL load failed while importing shell: The specified procedure could "
+            "not be found.`\n\nThe same import statement works if pywin32 version 301 is installed instead.",
+            [("pywin32", "302", "301")],
+        ),
+        # AUTOMATIC1111/stable-diffusion-webui#16402: pip show's two lines, then the 1114 of onnx's extension
+        (
+            "ImportError: DLL load failed while importing onnx_cpp2py_export: A dynamic link library (DLL) "
+            "initialization routine failed.\n"
+            "(venv) C:\\Users\\ZeroCool22\\Desktop\\AutoSDXL\\stable-diffusion-webui\\venv\\Scripts>pip show onnx\n"
+            "Name: onnx\nVersion: 1.16.2\nSummary: Open Neural Network Exchange",
+            [("onnx", "1.16.2", "1.16.1")],
+        ),
+        # davabase/whisper_real_time#61 (rep-broken-release-010): "torch2.3" written together, no code shown
+        (
+            'Error loading "\\lib\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies\n'
+            "a quick google search reveals the error is with torch2.3 so downloading an older version will help",
+            [("torch", "2.3", "2.3.1")],
+        ),
+        # pip's own line and a dist-info folder
+        (
+            "Successfully installed h5py-3.12.0 numpy-2.1.1\n"
+            'File "C:\\venv\\Lib\\site-packages\\h5py\\__init__.py", line 25, in <module>\n'
+            "ImportError: DLL load failed while importing _errors: The specified module could not be found.",
+            [("h5py", "3.12.0", "3.12.1")],
+        ),
+        # a known-good release of a listed package: nothing listed
+        (
+            "Successfully installed h5py-3.12.1\n"
+            "ImportError: DLL load failed while importing _errors: The specified module could not be found.",
+            [],
+        ),
+        # a listed release with another symptom than the listed one (h5py 3.12.0 fails with 126, not 1114)
+        (
+            "pip install h5py==3.12.0\n"
+            "ImportError: DLL load failed while importing _errors: A dynamic link library (DLL) initialization "
+            "routine failed.",
+            [],
+        ),
+    ],
+)
+def test_package_versions_named_anywhere_are_looked_up_in_the_broken_releases(
+    text: str, listed: list[tuple[str, str, str]], rule_set: RuleSet
+) -> None:
+    f = facts(text, rule_set)
+    assert [(r.package, v, r.instead) for r, v in f.releases] == listed
+    assert ("listed-broken-release" in f.derived) == bool(listed)
+
+
+def test_package_mentions_keep_every_version_named(rule_set: RuleSet) -> None:
+    from dlldoctor.text.mentions import package_mentions
+    from dlldoctor.text.shapes import ScannedText
+
+    text = (
+        "pip install onnx==1.16.2 fails; Downgrade onnx from 1.16.2 to 1.16.1\n"
+        "C:\\py\\Lib\\site-packages\\PyQt5_Qt5-5.15.2.dist-info\\RECORD\npywin32: 301"
+    )
+    found = package_mentions(ScannedText(normalize_text(text)))
+    assert {("onnx", "1.16.2"), ("pyqt5-qt5", "5.15.2"), ("pywin32", "301")} <= set(found)
+
+
+@pytest.mark.parametrize(
+    ("text", "env"),
+    [
+        # mhammond/pywin32#1837: a PyInstaller exe's own message
+        (
+            'File "<frozen lala.py>", line 23, in <module>\n'
+            "ImportError: DLL load failed while importing win32gui: No se puede encontrar el módulo especificado.\n"
+            "[9780] Failed to execute script 'lala.py' due to unhandled exception!",
+            "frozen",
+        ),
+        # a PyInstaller onefile's temporary folder wins over the conda env it was built from
+        (
+            "C:\\Users\\me\\miniconda3\\envs\\app\\python.exe -m PyInstaller app.spec\n"
+            'OSError: [WinError 126] Error loading "C:\\Users\\me\\AppData\\Local\\Temp\\_MEI84322\\torch\\lib\\c10.dll"',
+            "frozen",
+        ),
+        ("ImportError: LoadLibraryExW 'C:\\app\\main.dist\\PyQt5\\QtCore.pyd' failed", "frozen"),
+        ("C:\\Program Files\\App\\lib\\library.zip\\app\\__init__.py", "frozen"),
+        # every traceback has "<frozen importlib._bootstrap>": not a frozen app
+        (
+            'File "<frozen importlib._bootstrap>", line 1176, in _find_and_load\n'
+            'File "C:\\Users\\me\\miniconda3\\envs\\app\\lib\\site-packages\\cv2\\__init__.py"',
+            "conda",
+        ),
+        ("C:\\Users\\me\\proj\\h5py-3.12.0.dist-info\\RECORD", None),
+    ],
+)
+def test_a_frozen_application_is_an_environment_type(text: str, env: str | None, rule_set: RuleSet) -> None:
+    assert facts(text, rule_set).env_type == env

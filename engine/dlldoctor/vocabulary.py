@@ -83,9 +83,15 @@ Location = Literal[
 LOCATIONS: tuple[Location, ...] = get_args(Location)
 # Facts reasoned from two others in the text (dlldoctor.text.derived), for the `derived` matcher:
 # an extension module or wheel tagged for another Python than the one that runs; a CUDA DLL of another major
-# version than the CUDA the text says is installed.
-DerivedFact = Literal["abi-tag-differs", "cuda-version-differs"]
+# version than the CUDA the text says is installed; a package version the text names is a release that
+# rules/data/releases.yaml lists as broken on Windows with the symptom the text shows.
+DerivedFact = Literal["abi-tag-differs", "cuda-version-differs", "listed-broken-release"]
 DERIVED_FACTS: tuple[DerivedFact, ...] = get_args(DerivedFact)
+# What the loader says when a listed broken release is imported (rules/data/releases.yaml), and where.
+ReleaseSymptom = Literal["module-not-found", "procedure-not-found", "init-failed", "crash"]
+RELEASE_SYMPTOMS: tuple[ReleaseSymptom, ...] = get_args(ReleaseSymptom)
+ReleasePlatform = Literal["win_amd64", "win32", "windows"]
+RELEASE_PLATFORMS: tuple[ReleasePlatform, ...] = get_args(ReleasePlatform)
 # What a diagnosis rests on: the matchers of its rule, and the priors of the differential diagnosis.
 EvidenceKind = Literal[MatcherKind, "prior"]
 EVIDENCE_KINDS: tuple[str, ...] = (*MATCHER_KINDS, "prior")

@@ -112,7 +112,9 @@ def load_cases(folder: Path) -> list[Case]:
 
 
 def run_case(case: Case, rule_set: RuleSet) -> CaseResult:
-    facts = extract_facts(case.text, messages=rule_set.messages, families=rule_set.families)
+    facts = extract_facts(
+        case.text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
+    )
     diagnoses = diagnose(facts, rule_set)
     ranked = tuple(dict.fromkeys(d.rule.category for d in diagnoses))
     return CaseResult(

@@ -44,7 +44,9 @@ class ExampleResult:
 
 
 def fired_rules(text: str, rule_set: RuleSet) -> tuple[str, ...]:
-    facts = extract_facts(text, messages=rule_set.messages, families=rule_set.families)
+    facts = extract_facts(
+        text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
+    )
     return tuple(sorted(m.rule.id for m in compiled(rule_set).run(facts)))
 
 

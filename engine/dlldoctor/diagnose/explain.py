@@ -122,7 +122,9 @@ def diagnose(facts: ErrorFacts, rule_set: RuleSet) -> tuple[Diagnosis, ...]:
 
 
 def explain_text(text: str, rule_set: RuleSet, *, lang: str | None = None) -> Explanation:
-    facts = extract_facts(text, messages=rule_set.messages, families=rule_set.families)
+    facts = extract_facts(
+        text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
+    )
     diagnoses = diagnose(facts, rule_set)
     answer = answer_language(facts, lang)
     return Explanation(facts, diagnoses, answer)

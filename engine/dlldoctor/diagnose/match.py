@@ -113,7 +113,8 @@ class Evaluator:
         if kind == "derived":
             for name in m.names:
                 if name in f.derived:
-                    return Evidence(kind, name, m.weight)
+                    listed = ", ".join(f"{r.package} {v}" for r, v in f.releases)
+                    return Evidence(kind, name, m.weight, listed if name == "listed-broken-release" else "")
             return None
         raise AssertionError(f"unknown matcher kind {kind}")
 

@@ -29,7 +29,9 @@ def count_cases(cases: Iterable[Case], rule_set: RuleSet) -> tuple[dict[str, dic
     for case in cases:
         if not case.category or case.category == OUTSIDE:
             continue
-        facts = extract_facts(case.text, messages=rule_set.messages, families=rule_set.families)
+        facts = extract_facts(
+            case.text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
+        )
         if not is_loader_error(facts):
             continue
         n += 1

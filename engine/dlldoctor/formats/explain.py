@@ -6,7 +6,7 @@ import unicodedata
 from typing import Any
 
 from dlldoctor.diagnose.explain import Diagnosis, Explanation, leading_per_category
-from dlldoctor.formats.explain_words import code_label, decide_steps, why
+from dlldoctor.formats.explain_words import code_label, decide_steps, release_words, why
 from dlldoctor.formats.links import rule_url
 from dlldoctor.formats.rule_text import SHELL_LABEL, fix_dict, fix_lines
 from dlldoctor.formats.style import Style
@@ -27,6 +27,7 @@ _LABELS = {
         "env": "environment",
         "location": "DLL folder",
         "packages": "packages",
+        "releases": "broken release",
         "cuda": "versions in DLL names",
         "language": "text language",
         "cut": "text examined",
@@ -53,6 +54,7 @@ _LABELS = {
         "env": "环境",
         "location": "DLL 位置",
         "packages": "软件包",
+        "releases": "有问题的版本",
         "cuda": "DLL 名中的版本",
         "language": "文本语言",
         "cut": "已读取的文本",
@@ -104,6 +106,8 @@ def _fact_rows(ex: Explanation) -> list[tuple[str, str]]:
     if f.packages:
         shown = [f"{n} {v}".strip() for n, v in f.packages if v] or [n for n, _ in f.packages]
         rows.append((label["packages"], ", ".join(shown[:8]) + (" …" if len(shown) > 8 else "")))
+    if f.releases:
+        rows.append((label["releases"], release_words(f, ex.lang)))
     if f.versions:
         rows.append((label["cuda"], ", ".join(f"{d} → {c} {v}" for d, c, v in f.versions[:6])))
     if f.found_anything or f.language != "en":

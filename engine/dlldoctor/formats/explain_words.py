@@ -55,6 +55,10 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
                 "CUDA DLL 的主版本与文本中安装的 CUDA 不同",
                 "the CUDA DLL's major version differs from the CUDA installed",
             ),
+            "listed-broken-release": (
+                f"{evidence.detail} 是已知在 Windows 上无法加载的版本",
+                f"{evidence.detail} is a release known not to load on Windows",
+            ),
         }
         zh_text, en_text = words.get(value, (value, value))
         return zh_text if zh else en_text
@@ -123,6 +127,25 @@ def probe_words(probe: Probe, lang: str, families: Families) -> str:
 
 _PURELIB = "python -c \"import sysconfig; print(sysconfig.get_paths()['purelib'])\""
 _SITE_PACKAGES = re.compile(r"^(.*?[\\/]site-packages)(?:[\\/]|$)", re.IGNORECASE)
+
+
+def release_words(facts: ErrorFacts, lang: str) -> str:
+    """The listed broken releases the text names, each with the release to install and its source."""
+    zh = lang == "zh"
+    parts = []
+    for r, version in facts.releases:
+        command = f'pip install "{r.package}=={r.instead}"'
+        if zh:
+            when = "已修复于" if r.fixed else "可改用"
+            parts.append(
+                f"{r.package} {version}（{r.symptom}）→ {when} {r.instead}：{command}（来源 {r.source}）"
+            )
+        else:
+            when = "fixed in" if r.fixed else "use instead"
+            parts.append(
+                f"{r.package} {version} ({r.symptom}) → {when} {r.instead}: {command} (source {r.source})"
+            )
+    return "; ".join(parts)
 
 
 def site_packages(facts: ErrorFacts) -> str | None:

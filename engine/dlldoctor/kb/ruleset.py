@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,12 +20,14 @@ from dlldoctor.kb.families import Families, check_families, families_from_data
 from dlldoctor.kb.messages import Messages, check_messages, messages_from_data
 from dlldoctor.kb.model import Rule, rule_from_data
 from dlldoctor.kb.priors import Priors, check_priors, priors_from_data
+from dlldoctor.kb.releases import Releases, check_releases, releases_from_data
 
 if TYPE_CHECKING:  # the YAML side is needed to lint and build, not to use a cached rule set
     from dlldoctor.kb.yamlsrc import Problem, Source
 
 RULE_SCHEMA_VERSION = 1
 NO_PRIORS = Priors(())
+NO_RELEASES = Releases()
 _MODEL_SOURCES = (
     "ruleset.py",
     "model.py",
@@ -33,6 +35,7 @@ _MODEL_SOURCES = (
     "families.py",
     "messages.py",
     "priors.py",
+    "releases.py",
     "schemas/rule.schema.json",
 )
 
@@ -48,6 +51,7 @@ class RuleSet:
     priors: Priors = NO_PRIORS
     # category -> the rule whose fixes a candidate cause borrows when no rule of it fired (data/causes.yaml)
     representatives: tuple[tuple[str, str], ...] = ()
+    releases: Releases = NO_RELEASES  # releases whose Windows files fail to load (data/releases.yaml)
 
     def get(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
@@ -151,7 +155,13 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
         return None, problems  # every other check needs the categories: report the cause alone
 
     # What the set is built from once every check passed (also what `rules compile` writes down).
-    parts: dict[str, Any] = {"categories": categories, "families": None, "messages": None, "priors": None}
+    parts: dict[str, Any] = {
+        "categories": categories,
+        "families": None,
+        "messages": None,
+        "priors": None,
+        "releases": None,
+    }
     families = Families(())
     fam_src = read(root / "data" / "families.yaml")
     if fam_src is not None:
@@ -161,23 +171,20 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
             families = families_from_data(fam_src.data)
             parts["families"] = fam_src.data
 
-    msg_path = root / "data" / "messages.yaml"
-    if msg_path.is_file():
-        msg_src = read(msg_path)
-        if msg_src is not None:
-            msg_problems = check_messages(msg_src.data)
-            problems += [Problem(where(msg_src.path), msg_src.line(p), m) for p, m in msg_problems]
-            if not msg_problems:
-                parts["messages"] = msg_src.data
+    def check_data(name: str, check: Callable[[Any], list[Any]]) -> Path:
+        """Check ``data/<name>.yaml`` when it exists; its data becomes ``parts[name]`` when it passes."""
+        path = root / "data" / f"{name}.yaml"
+        src = read(path) if path.is_file() else None
+        if src is not None:
+            found = check(src.data)
+            problems.extend(Problem(where(src.path), src.line(p), m) for p, m in found)
+            if not found:
+                parts[name] = src.data
+        return path
 
-    pri_path = root / "data" / "priors.yaml"
-    if pri_path.is_file():
-        pri_src = read(pri_path)
-        if pri_src is not None:
-            pri_problems = check_priors(pri_src.data, frozenset(categories))
-            problems += [Problem(where(pri_src.path), pri_src.line(p), m) for p, m in pri_problems]
-            if not pri_problems:
-                parts["priors"] = pri_src.data
+    msg_path = check_data("messages", check_messages)
+    pri_path = check_data("priors", lambda data: check_priors(data, frozenset(categories)))
+    rel_path = check_data("releases", check_releases)
     representatives: dict[str, str] = {}
     cause_path = root / "data" / "causes.yaml"
     if cause_path.is_file():
@@ -188,7 +195,14 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
                 problems.append(Problem(where(cause_src.path), 1, "expected a `representatives:` mapping"))
             else:
                 representatives = {str(k): str(v) for k, v in data.items()}
-    checked = {root / "taxonomy.yaml", root / "data" / "families.yaml", msg_path, pri_path, cause_path}
+    checked = {
+        root / "taxonomy.yaml",
+        root / "data" / "families.yaml",
+        msg_path,
+        pri_path,
+        cause_path,
+        rel_path,
+    }
     for path in _data_files(root):  # the rest of the reference data (windows.yaml): readable YAML
         if path not in checked:
             read(path)
@@ -277,6 +291,7 @@ def rule_set_from_parts(root: Path, digest: str, parts: dict[str, Any]) -> RuleS
         rules=tuple(sorted(rules, key=lambda r: r.id)),
         priors=priors_from_data(parts["priors"], counted) if parts["priors"] is not None else Priors(counted),
         representatives=tuple(sorted(parts["representatives"].items())),
+        releases=releases_from_data(parts["releases"]) if parts.get("releases") is not None else NO_RELEASES,
     )
 
 

@@ -16,8 +16,10 @@ from dlldoctor.kb.families import Families, base_name
 from dlldoctor.kb.messages import Messages
 from dlldoctor.kb.model import format_code
 from dlldoctor.kb.patterns import compile_pattern
+from dlldoctor.kb.releases import Release, Releases
 from dlldoctor.text.derived import derive
 from dlldoctor.text.locations import locate
+from dlldoctor.text.mentions import listed_releases
 from dlldoctor.text.normalize import normalize_text
 from dlldoctor.text.shapes import (
     DLL_MENTION,
@@ -33,6 +35,7 @@ from dlldoctor.text.shapes import (
     WIN_PATH_DLL,
     ScannedText,
 )
+from dlldoctor.vocabulary import DerivedFact
 
 # Shapes that say little on their own ("error 7" in a log line, a missing Python module, a user's "X.dll is
 # missing"): they never make a group the headline over a real loader error.
@@ -97,6 +100,8 @@ class ErrorFacts:
     versions: tuple[tuple[str, str, str], ...] = ()  # (dll, component, version) read from DLL names
     codes: tuple[int, ...] = ()  # every code seen, the headline one first
     derived: tuple[str, ...] = ()  # facts reasoned from two others (dlldoctor.text.derived)
+    # (entry, version named) for each release of rules/data/releases.yaml the text names with its symptom
+    releases: tuple[tuple[Release, str], ...] = ()
     events: tuple[ErrorEvent, ...] = ()
     text: str = field(default="", repr=False, compare=False)  # the normalized text
     data: bytes = field(default=b"", repr=False, compare=False)  # the same, UTF-8
@@ -135,6 +140,25 @@ class ErrorFacts:
                 "codes": list(self.codes),
             }
             | ({"derived": list(self.derived)} if self.derived else {})
+            | (
+                {
+                    "releases": [
+                        {
+                            "package": r.package,
+                            "version": v,
+                            "versions": r.versions,
+                            "platform": r.platform,
+                            "symptom": r.symptom,
+                            "instead": r.instead,
+                            "fixed": r.fixed,
+                            "source": r.source,
+                        }
+                        for r, v in self.releases
+                    ]
+                }
+                if self.releases
+                else {}
+            )
             | ({"cut": {"examined": self.cut[0], "given": self.cut[1]}} if self.cut else {})
         )
 
@@ -357,8 +381,11 @@ def _packages(t: ScannedText) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(found.items()))
 
 
-def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorFacts:
-    """Read the facts of an error text (linear time; the first :data:`MAX_TEXT` characters)."""
+def extract_facts(
+    raw: str, *, messages: Messages, families: Families, releases: Releases | None = None
+) -> ErrorFacts:
+    """Read the facts of an error text (linear time; the first :data:`MAX_TEXT` characters). ``releases``:
+    the broken releases to look the text's package versions up in (none when not given)."""
     cut = (MAX_TEXT, len(raw)) if len(raw) > MAX_TEXT else None
     t = ScannedText(normalize_text(raw[:MAX_TEXT]))
     events = list(_message_events(t, messages)) + list(_shape_events(t)) + list(_prose_events(t))
@@ -419,6 +446,10 @@ def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorF
             if hit.version and hit.component:
                 versions.append((name, hit.component, hit.version))
 
+    listed = listed_releases(t, releases, tuple(codes)) if releases is not None else ()
+    derived: tuple[DerivedFact, ...] = derive(t, tuple(dlls[:named] if named else dlls), tuple(versions))
+    if listed:
+        derived = (*derived, "listed-broken-release")
     return ErrorFacts(
         error_code=code,
         error_name=(messages.code_name(code) or CODE_NAMES.get(code)) if code is not None else None,
@@ -438,7 +469,8 @@ def extract_facts(raw: str, *, messages: Messages, families: Families) -> ErrorF
         families=tuple(fams),
         versions=tuple(versions),
         codes=tuple(codes),
-        derived=derive(t, tuple(dlls[:named] if named else dlls), tuple(versions)),
+        derived=derived,
+        releases=listed,
         events=tuple(e for g in ordered for e in g.events),
         text=t.text,
         data=t.data,

@@ -329,6 +329,16 @@ PY_VERSION: tuple[tuple[int, FactPattern], ...] = (
     (2, fact_pattern(r"[\\/]envs[\\/]py(?:thon)?(?P<maj>3)(?P<min>\d{1,2})[\\/]")),
 )
 ENV_PATTERNS: tuple[tuple[str, FactPattern], ...] = (
+    # A frozen application's process, whatever environment it was built from: PyInstaller's _MEI… folder,
+    # its runtime hooks and messages, a Nuitka standalone .dist folder, cx_Freeze's lib\library.zip layout.
+    (
+        "frozen",
+        fact_pattern(
+            r"[\\/]_MEI\d{2,}[\\/]|sys\._MEIPASS|\bpyi_rth_\w+|\bpyimod0\d_\w+|Failed to execute script\b"
+            r"|\[PYI-\d+:ERROR\]|\w\.dist[\\/][^\n]*\.(?:pyd|dll|exe|py)\b|cx_Freeze[\\/]initscripts"
+            r"|[\\/]lib[\\/]library\.zip\b"
+        ),
+    ),
     (
         "store",
         fact_pattern(

@@ -1,0 +1,63 @@
+"""Every package version a text names, in every way people and tools print one, for the list of broken releases.
+
+``pip install h5py==3.12.0``, ``Successfully installed h5py-3.12.0``, ``site-packages\\h5py-3.12.0.dist-info``,
+a wheel's file name, ``pip show``'s ``Name:``/``Version:`` lines, ``h5py 3.12.0``, ``pywin32 version 302``,
+``onnx: 1.16.2``. Unlike :attr:`ErrorFacts.packages` (one version per package, from the shapes that say which
+one is installed), every pair is kept: a report naming the failing and the working release names both.
+"""
+
+from __future__ import annotations
+
+from dlldoctor.kb.releases import Release, Releases, norm_package
+from dlldoctor.text.shapes import INSTALLED_LIST, PACKAGES, ScannedText, fact_pattern
+
+MAX_MENTIONS = 400
+_NAME = r"(?P<name>[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])"
+_MENTIONS = (
+    # pip install h5py==3.12.0, "onnx==1.16.2", requirements lines
+    fact_pattern(_NAME + r"\s*===?\s*v?(?P<version>\d+(?:\.\d+)*)"),
+    # h5py-3.12.0.dist-info anywhere (not only under site-packages)
+    fact_pattern(_NAME + r"-(?P<version>\d+(?:\.\d+)*)\.dist-info"),
+    # pip show: "Name: onnx" then "Version: 1.16.2"
+    fact_pattern(r"\bName:[ \t]*" + _NAME + r"[ \t]*\r?\n[ \t]*Version:[ \t]*(?P<version>\d+(?:\.\d+)*)"),
+    # "h5py 3.12.0", "h5py version: 3.12.0", "torch2.3", "kiwisolver v1.3.0"
+    fact_pattern(
+        r"\b(?P<name>[A-Za-z][A-Za-z0-9_-]*[A-Za-z0-9])(?:[ \t]+version|[ \t]+ver\.?)?[ \t]*[:=]?[ \t]*v?"
+        r"(?P<version>\d+\.\d+(?:\.\d+)*)\b"
+    ),
+    # a release numbered by one integer only when the text says it is a version: "pywin32 version 302",
+    # "pywin32: 301", "pywin32 v302"
+    fact_pattern(
+        r"\b(?P<name>[A-Za-z][A-Za-z0-9_-]*[A-Za-z0-9])(?:[ \t]+version[ \t]+|[ \t]*:[ \t]*|[ \t]+v)(?P<version>\d+)\b"
+    ),
+)
+
+
+def _text(m: object, group: str) -> str:
+    value = m.group(group)  # type: ignore[attr-defined]
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value or "")
+
+
+def package_mentions(t: ScannedText) -> tuple[tuple[str, str], ...]:
+    """(normalized name, version) for every package version the text names, in order, without repeats."""
+    found: dict[tuple[str, str], None] = {}
+    for pattern in (*PACKAGES, *_MENTIONS):
+        for m in t.finditer(pattern, limit=MAX_MENTIONS):
+            name, version = _text(m, "name"), _text(m, "version")
+            if name and version[:1].isdigit():
+                found.setdefault((norm_package(name), version))
+    for m in t.finditer(INSTALLED_LIST, limit=20):
+        for item in _text(m, "list").split():
+            name, _, version = item.rpartition("-")
+            if name and version[:1].isdigit():
+                found.setdefault((norm_package(name), version))
+    return tuple(found)
+
+
+def listed_releases(
+    t: ScannedText, releases: Releases, codes: tuple[int, ...]
+) -> tuple[tuple[Release, str], ...]:
+    """The broken releases of ``releases`` that the text names, with the symptom it shows."""
+    if not releases.entries:
+        return ()
+    return releases.listed(package_mentions(t), codes)
