@@ -36,6 +36,13 @@ LABELS: dict[str, dict[str, str]] = {
         "system_dlls": "+ {n} system DLL(s): {names}",
         "more_below": "… {n} more below (deeper than --depth {depth})",
         "depth": "depth {n}",
+        "linker": "linker",
+        "unknown": "unknown",
+        "and_more": " and {n} more",
+        "in_targets": "in {names}",
+        "of_targets": " ({n} of {total} targets)",
+        "files_head": "| file | role | machine | linker | size |",
+        "exe_folder": "<python.exe folder>",
     },
     "zh": {
         "errors": "{n} 个错误",
@@ -67,8 +74,18 @@ LABELS: dict[str, dict[str, str]] = {
         "system_dlls": "+ {n} 个系统 DLL：{names}",
         "more_below": "… 其下还有 {n} 项（超过 --depth {depth}）",
         "depth": "第 {n} 层",
+        "linker": "链接器",
+        "unknown": "未知",
+        "and_more": " 等另外 {n} 个",
+        "in_targets": "见于 {names}",
+        "of_targets": "（{total} 个目标中的 {n} 个）",
+        "files_head": "| 文件 | 角色 | 架构 | 链接器 | 大小 |",
+        "exe_folder": "<python.exe 所在文件夹>",
     },
 }
+
+ROLES_ZH = {"extension": "扩展模块", "dll": "DLL", "exe": "程序"}
+SEVERITIES_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
 
 KINDS_ZH = {
     "missing-dll": "缺少 DLL",
@@ -91,6 +108,7 @@ CONTEXTS_ZH = {
 REASONS_ZH = (
     ("already loaded", "已加载"),
     ("same folder", "同一文件夹"),
+    ("<python.exe folder>", "<python.exe 所在文件夹>"),
     ("python.exe folder", "python.exe 所在文件夹"),
     ("add_dll_directory", "add_dll_directory"),
     ("PATH fallback", "PATH 回退"),
@@ -112,6 +130,21 @@ def kind(value: str, lang: str) -> str:
     return KINDS_ZH.get(value, value) if lang == "zh" else value
 
 
+def role(value: str, lang: str) -> str:
+    return ROLES_ZH.get(value, value) if lang == "zh" else value
+
+
+def severity(value: str, lang: str) -> str:
+    return SEVERITIES_ZH.get(value, value) if lang == "zh" else value
+
+
+def place(value: str, lang: str) -> str:
+    """A folder the loader looked in, as the report names it (``<python.exe folder>`` when unknown)."""
+    if lang != "zh":
+        return value
+    return value.replace(LABELS["en"]["exe_folder"], LABELS["zh"]["exe_folder"])
+
+
 def context(value: str, lang: str) -> str:
     return CONTEXTS_ZH.get(value, value) if lang == "zh" else value
 
@@ -129,7 +162,7 @@ def finding_message(finding: Finding, lang: str) -> str:
     if lang != "zh":
         return finding.message
     importer = finding.file.replace("\\", "/").rsplit("/", 1)[-1]
-    where = "；".join(finding.considered) or "无处"
+    where = "；".join(place(c, lang) for c in finding.considered) or "无处"
     text = None
     if finding.kind == "missing-dll":
         text = f"{importer} 需要的 {finding.dll} 找不到（查找过：{where}）"

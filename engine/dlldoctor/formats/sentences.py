@@ -1,0 +1,62 @@
+"""Sentences the engine writes in English (probe evidence, scan assumptions, error messages), said again
+in another language by their template.
+
+A table maps a stable id to ``(en, zh)``: ``en`` is the engine's sentence with ``{name}`` for each part
+that varies, ``zh`` the same sentence in Chinese with the same names. A sentence that matches an ``en``
+template is rebuilt from ``zh``; each part is itself looked up in the table (a sentence may hold
+another), and a part named ``reason`` or ``context`` is said with the tree's words. A sentence that
+matches no template stays as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dlldoctor.formats import scan_words
+
+Table = Mapping[str, tuple[str, str]]
+_NAME = re.compile(r"\{(\w+)\}")
+_PARTS: dict[str, Callable[[str, str], str]] = {
+    "reason": scan_words.reason,
+    "context": scan_words.context,
+}
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    pieces, last = [], 0
+    for m in _NAME.finditer(template):
+        pieces.append(re.escape(template[last : m.start()]))
+        pieces.append(f"(?P<{m.group(1)}>.+?)")
+        last = m.end()
+    pieces.append(re.escape(template[last:]))
+    return re.compile("".join(pieces), re.DOTALL)
+
+
+_COMPILED: dict[tuple[int, ...], tuple[tuple[re.Pattern[str], str], ...]] = {}
+
+
+def _compiled(tables: tuple[Table, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Every template of the tables, the one with the most fixed text first (the most specific); the
+    tables are module constants, so they are compiled once, on first use."""
+    key = tuple(id(t) for t in tables)
+    if key not in _COMPILED:
+        rows = [(en, zh) for table in tables for en, zh in table.values()]
+        rows.sort(key=lambda row: -len(_NAME.sub("", row[0])))
+        _COMPILED[key] = tuple((_pattern(en), zh) for en, zh in rows)
+    return _COMPILED[key]
+
+
+def say(text: str, lang: str, *tables: Table) -> str:
+    """``text`` in ``lang``: rebuilt from the first template it matches, else unchanged."""
+    if lang != "zh":
+        return text
+    for pattern, zh in _compiled(tables):
+        m = pattern.fullmatch(text)
+        if m is None:
+            continue
+        parts = {
+            name: _PARTS[name](value, lang) if name in _PARTS else say(value, lang, *tables)
+            for name, value in m.groupdict().items()
+        }
+        return zh.format(**parts)
+    return text
