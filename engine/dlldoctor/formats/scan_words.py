@@ -172,7 +172,9 @@ def finding_message(finding: Finding, lang: str) -> str:
         shown = "、".join(finding.symbols[:3]) + ("……" if len(finding.symbols) > 3 else "")
         text = f"{finding.dll} 没有导出 {importer} 需要的 {len(finding.symbols)} 个名称（{shown}）"
     elif finding.kind == "corrupt-file" and ": " in finding.message:
-        text = f"{finding.dll} 不是可用的 PE 文件：{finding.message.split(': ', 1)[1]}"
+        from dlldoctor.formats.error_words import defect
+
+        text = f"{finding.dll} 不是可用的 PE 文件：{defect(finding.message.split(': ', 1)[1], lang)}"
     if text is None:
         return finding.message
     if SPECULATIVE in finding.message:

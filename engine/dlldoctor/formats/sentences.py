@@ -46,17 +46,21 @@ def _compiled(tables: tuple[Table, ...]) -> tuple[tuple[re.Pattern[str], str], .
     return _COMPILED[key]
 
 
-def say(text: str, lang: str, *tables: Table) -> str:
-    """``text`` in ``lang``: rebuilt from the first template it matches, else unchanged."""
+def say(
+    text: str, lang: str, *tables: Table, parts: Mapping[str, Callable[[str, str], str]] | None = None
+) -> str:
+    """``text`` in ``lang``: rebuilt from the first template it matches, else unchanged. ``parts`` says
+    the parts of some names in their own way (beside ``reason`` and ``context``)."""
     if lang != "zh":
         return text
+    special = {**_PARTS, **(parts or {})}
     for pattern, zh in _compiled(tables):
         m = pattern.fullmatch(text)
         if m is None:
             continue
-        parts = {
-            name: _PARTS[name](value, lang) if name in _PARTS else say(value, lang, *tables)
+        said = {
+            name: special[name](value, lang) if name in special else say(value, lang, *tables, parts=parts)
             for name, value in m.groupdict().items()
         }
-        return zh.format(**parts)
+        return zh.format(**said)
     return text
