@@ -4,7 +4,10 @@ about the Windows machine. Keyed by a stable id; said through :func:`dlldoctor.f
 
 from __future__ import annotations
 
+from dlldoctor.formats import scan_words
 from dlldoctor.formats.sentences import say
+
+_PARTS = {"reason": scan_words.reason, "context": scan_words.context}
 
 EVIDENCE: dict[str, tuple[str, str]] = {
     "not-found-needed-by": ("{dll} not found, needed by {importer} [{context}]", "找不到 {dll}，{importer} 需要它（{context}）"),
@@ -188,12 +191,12 @@ ASSUMPTIONS: dict[str, tuple[str, str]] = {
 
 
 def evidence(line: str, lang: str) -> str:
-    return say(line, lang, EVIDENCE)
+    return say(line, lang, EVIDENCE, parts=_PARTS)
 
 
 def collect(line: str, lang: str) -> str:
-    return say(line, lang, COLLECT)
+    return say(line, lang, COLLECT, parts=_PARTS)
 
 
 def assumption(line: str, lang: str) -> str:
-    return say(line, lang, ASSUMPTIONS)
+    return say(line, lang, ASSUMPTIONS, parts=_PARTS)

@@ -3,6 +3,7 @@ load contexts, the reasons a DLL resolved where it did, and each finding's sente
 
 from __future__ import annotations
 
+from dlldoctor.formats.error_words import defect
 from dlldoctor.loader.findings import Finding
 
 LABELS: dict[str, dict[str, str]] = {
@@ -172,8 +173,6 @@ def finding_message(finding: Finding, lang: str) -> str:
         shown = "、".join(finding.symbols[:3]) + ("……" if len(finding.symbols) > 3 else "")
         text = f"{finding.dll} 没有导出 {importer} 需要的 {len(finding.symbols)} 个名称（{shown}）"
     elif finding.kind == "corrupt-file" and ": " in finding.message:
-        from dlldoctor.formats.error_words import defect
-
         text = f"{finding.dll} 不是可用的 PE 文件：{defect(finding.message.split(': ', 1)[1], lang)}"
     if text is None:
         return finding.message

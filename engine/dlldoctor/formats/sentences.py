@@ -4,22 +4,16 @@ in another language by their template.
 A table maps a stable id to ``(en, zh)``: ``en`` is the engine's sentence with ``{name}`` for each part
 that varies, ``zh`` the same sentence in Chinese with the same names. A sentence that matches an ``en``
 template is rebuilt from ``zh``; each part is itself looked up in the table (a sentence may hold
-another), and a part named ``reason`` or ``context`` is said with the tree's words. A sentence that
-matches no template stays as it is.
+another), unless the caller names a way to say parts of that name (the tree's words for a ``reason``).
+A sentence that matches no template stays as it is.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dlldoctor.formats import scan_words
-
 Table = Mapping[str, tuple[str, str]]
 _NAME = re.compile(r"\{(\w+)\}")
-_PARTS: dict[str, Callable[[str, str], str]] = {
-    "reason": scan_words.reason,
-    "context": scan_words.context,
-}
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -50,10 +44,10 @@ def say(
     text: str, lang: str, *tables: Table, parts: Mapping[str, Callable[[str, str], str]] | None = None
 ) -> str:
     """``text`` in ``lang``: rebuilt from the first template it matches, else unchanged. ``parts`` says
-    the parts of some names in their own way (beside ``reason`` and ``context``)."""
+    the parts of some names in their own way."""
     if lang != "zh":
         return text
-    special = {**_PARTS, **(parts or {})}
+    special = parts or {}
     for pattern, zh in _compiled(tables):
         m = pattern.fullmatch(text)
         if m is None:
