@@ -35,8 +35,14 @@ DEFECTS: dict[str, tuple[str, str]] = {
     "headers-cut": ("the headers are cut short", "文件头被截断"),
     "dos-cut": ("the DOS header is cut short", "DOS 头被截断"),
     "table-past-end": ("the section table runs past the end of the file", "节表超出了文件末尾"),
-    "beyond-end": ("it would start at offset {offset}, beyond the file's end", "它应位于偏移 {offset}，超出了文件末尾"),
-    "implausible": ("it would start at offset {offset}, which is implausible", "它应位于偏移 {offset}，这不合理"),
+    "beyond-end": (
+        "it would start at offset {offset}, beyond the file's end",
+        "它应位于偏移 {offset}，超出了文件末尾",
+    ),
+    "implausible": (
+        "it would start at offset {offset}, which is implausible",
+        "它应位于偏移 {offset}，这不合理",
+    ),
     "headers-claim": ("its headers claim {n} bytes", "其文件头声称有 {n} 字节"),
     "no-optional": ("there is no optional header", "没有可选头"),
     "optional-short": ("the optional header is too short", "可选头太短"),
@@ -50,14 +56,23 @@ ERRORS: dict[str, tuple[str, str]] = {
     "folder-unreadable": ("{path}: folder is not readable", "{path}：无法读取该文件夹"),
     "file-unreadable": ("{path}: file is not readable", "{path}：无法读取该文件"),
     "not-regular": ("{path}: not a regular file or folder", "{path}：不是普通文件或文件夹"),
-    "bad-zip": ("{path}: not a readable wheel (zip) file: {detail}", "{path}：不是可读取的 wheel（zip）文件：{detail}"),
-    "together": ("{path}: --together combines wheels (.whl files) only", "{path}：--together 只能合并 wheel（.whl 文件）"),
+    "bad-zip": (
+        "{path}: not a readable wheel (zip) file: {detail}",
+        "{path}：不是可读取的 wheel（zip）文件：{detail}",
+    ),
+    "together": (
+        "{path}: --together combines wheels (.whl files) only",
+        "{path}：--together 只能合并 wheel（.whl 文件）",
+    ),
     "no-match": ("{path}: no file matches", "{path}：没有匹配的文件"),
     "no-target": (
         "no target: give a .whl, a folder or a PE file (or --bundle FILE)",
         "没有目标：请给出一个 .whl、一个文件夹或一个 PE 文件（或 --bundle FILE）",
     ),
-    "bundle-no-target": ("--bundle holds its own install: give no TARGET", "--bundle 自带安装信息：不要再给出 TARGET"),
+    "bundle-no-target": (
+        "--bundle holds its own install: give no TARGET",
+        "--bundle 自带安装信息：不要再给出 TARGET",
+    ),
     "not-windows": (
         "{path}: not a Windows target (no DLL, .pyd or .exe in it)",
         "{path}：不是 Windows 目标（其中没有 DLL、.pyd 或 .exe）",
@@ -71,7 +86,10 @@ ERRORS: dict[str, tuple[str, str]] = {
     "cannot-read": ("cannot read {path}: {detail}", "无法读取 {path}：{detail}"),
     "cannot-write": ("cannot write {path}: {detail}", "无法写入 {path}：{detail}"),
     "option-cannot-write": ("{option} {path}: cannot write: {detail}", "{option} {path}：无法写入：{detail}"),
-    "one-way": ("give the error text one way only, not with {ways}", "错误文本只能用一种方式给出，不能同时用 {ways}"),
+    "one-way": (
+        "give the error text one way only, not with {ways}",
+        "错误文本只能用一种方式给出，不能同时用 {ways}",
+    ),
     "ways": ("{a} and {b}", "{a} 和 {b}"),
     "empty-text": (
         "the error text is empty: paste the traceback or the pop-up's message",
@@ -98,7 +116,10 @@ ERRORS: dict[str, tuple[str, str]] = {
     ),
     "bundle-deep": ("{path}: not a bundle: JSON nested too deeply", "{path}：不是 bundle：JSON 嵌套过深"),
     "bundle-nested": ("{path}: not a bundle: nested too deeply", "{path}：不是 bundle：嵌套过深"),
-    "bundle-json": ("{path}: not a bundle: invalid JSON ({detail})", "{path}：不是 bundle：JSON 无效（{detail}）"),
+    "bundle-json": (
+        "{path}: not a bundle: invalid JSON ({detail})",
+        "{path}：不是 bundle：JSON 无效（{detail}）",
+    ),
     "bundle-schema": (
         "{path}: not a dlldoctor bundle: at {where}: {detail}",
         "{path}：不是 dlldoctor 的 bundle：在 {where}：{detail}",
@@ -112,9 +133,15 @@ ERRORS: dict[str, tuple[str, str]] = {
         "--select/--ignore：没有规则或类别 {name}（见 `dlldoctor rules list`）",
     ),
     "not-rules": ("{path}: not a folder of rules", "{path}：不是规则文件夹"),
-    "rule-problems": ("{path}: {n} problems; run `dlldoctor rules lint`", "{path}：{n} 个问题；请运行 `dlldoctor rules lint`"),
+    "rule-problems": (
+        "{path}: {n} problems; run `dlldoctor rules lint`",
+        "{path}：{n} 个问题；请运行 `dlldoctor rules lint`",
+    ),
     "extra-problems": ("--extra-rules: {n} problem(s):\n  {shown}", "--extra-rules：{n} 个问题：\n  {shown}"),
-    "data-cannot-read": ("{path}: cannot read reference data: {detail}", "{path}：无法读取参考数据：{detail}"),
+    "data-cannot-read": (
+        "{path}: cannot read reference data: {detail}",
+        "{path}：无法读取参考数据：{detail}",
+    ),
     "data-not-read": ("{path}: reference data not read: {detail}", "{path}：未读取参考数据：{detail}"),
     "data-invalid": ("{path}: invalid reference data: {detail}", "{path}：参考数据无效：{detail}"),
     "yaml-line": ("{path}:{line}: invalid YAML: {detail}", "{path}:{line}：YAML 无效：{detail}"),
@@ -124,7 +151,10 @@ ERRORS: dict[str, tuple[str, str]] = {
         "此安装中缺少内置规则集",
     ),
     "folder-missing": ("{path}: {role} folder does not exist", "{path}：{role} 文件夹不存在"),
-    "python-version": ("--python {text}: expected a version like 3.11", "--python {text}：应为 3.11 这样的版本号"),
+    "python-version": (
+        "--python {text}: expected a version like 3.11",
+        "--python {text}：应为 3.11 这样的版本号",
+    ),
     "no-interpreter": ("--python {path}: no such interpreter", "--python {path}：没有这个解释器"),
     "no-words": ("the query has no words to search for", "查询中没有可搜索的词"),
     "limit": ("--limit must be at least 1", "--limit 至少为 1"),

@@ -118,7 +118,7 @@ def _findings(results: list[ScanResult[ProbedRule]], lang: str) -> list[str]:
     ]
     for target, f in rows:
         chain = " → ".join(f"`{c}`" for c in f.chain)
-        message = _cell(_short(words.finding_message(f, lang)))
+        message = _cell(_short(sentences.finding_message(f, lang)))
         lines.append(
             f"| `{_cell(target)}` | {words.severity(f.severity, lang)} | {words.kind(f.kind, lang)} | {chain} "
             f"| {message} |"

@@ -1,17 +1,100 @@
-"""The sentences the scan's engine writes in English, with their Chinese: what each probe found (the
-"because" lines of a diagnosis), what it would need to decide (``to_collect``), and the assumptions
-about the Windows machine. Keyed by a stable id; said through :func:`dlldoctor.formats.sentences.say`."""
+"""The sentences the scan's engine writes in English, with their Chinese: each finding's sentence, what
+each probe found (the "because" lines of a diagnosis), what it would need to decide (``to_collect``),
+and the assumptions about the Windows machine. Keyed by a stable id; said through
+:func:`dlldoctor.formats.sentences.say`."""
 
 from __future__ import annotations
 
 from dlldoctor.formats import scan_words
+from dlldoctor.formats.error_words import defect
 from dlldoctor.formats.sentences import say
+from dlldoctor.loader.findings import Finding
 
-_PARTS = {"reason": scan_words.reason, "context": scan_words.context}
+
+def _where(value: str, lang: str) -> str:
+    """The folders a loader looked in, as the finding lists them."""
+    return "；".join(scan_words.place(part, lang) for part in value.split("; "))
+
+
+_PARTS = {"reason": scan_words.reason, "context": scan_words.context, "where": _where, "defect": defect}
+
+FINDINGS: dict[str, tuple[str, str]] = {
+    "missing": (
+        "{dll}, needed by {importer}, is not found (looked in: {where})",
+        "{importer} 需要的 {dll} 找不到（查找过：{where}）",
+    ),
+    "delay-missing": (
+        "{dll}, delay-loaded by {importer}, is not found (looked in: {where}); the first call into it will fail",
+        "{importer} 延迟加载的 {dll} 找不到（查找过：{where}）；第一次调用它时会失败",
+    ),
+    "wrong-machine": (
+        "{dll}, needed by {importer}, is first found at {location} [{reason}], which is not a {machine} DLL: "
+        "Windows stops there with error 193 / 0xc000007b",
+        "{importer} 需要的 {dll} 最先在 {location} 找到（{reason}），但它不是 {machine} DLL："
+        "Windows 在此停止，报错误 193 / 0xc000007b",
+    ),
+    "corrupt-detail": (
+        "{dll}, needed by {importer}, is found at {location} [{reason}] but is not a usable PE file: {defect}",
+        "{importer} 需要的 {dll} 在 {location} 找到（{reason}），但它不是可用的 PE 文件：{defect}",
+    ),
+    "corrupt": (
+        "{dll}, needed by {importer}, is found at {location} [{reason}] but is not a usable PE file",
+        "{importer} 需要的 {dll} 在 {location} 找到（{reason}），但它不是可用的 PE 文件",
+    ),
+    "not-exported": (
+        "{importer} imports names that {dll} at {location} [{reason}] does not export ({sample})",
+        "{location} 处的 {dll}（{reason}）没有导出 {importer} 导入的名称（{sample}）",
+    ),
+    "sample": ("{n} of them, first {name}", "共 {n} 个，第一个是 {name}"),
+    "forwarded": ("{name} (forwarded to {target})", "{name}（转发到 {target}）"),
+    "delay-wrong-machine": (
+        "{dll}, delay-loaded by {importer}, is found at {location} [{reason}], which is not a {machine} DLL; "
+        "the first call into it will fail",
+        "{importer} 延迟加载的 {dll} 在 {location} 找到（{reason}），但它不是 {machine} DLL；第一次调用它时会失败",
+    ),
+    "delay-corrupt": (
+        "{dll}, delay-loaded by {importer}, is found at {location} [{reason}] but is not a usable PE file; "
+        "the first call into it will fail",
+        "{importer} 延迟加载的 {dll} 在 {location} 找到（{reason}），但它不是可用的 PE 文件；第一次调用它时会失败",
+    ),
+    "delay-not-exported": (
+        "{dll}, delay-loaded by {importer}, is found at {location} [{reason}] but does not export what it "
+        "needs ({sample}); the first call into it will fail",
+        "{importer} 延迟加载的 {dll} 在 {location} 找到（{reason}），但没有导出所需的名称（{sample}）；"
+        "第一次调用它时会失败",
+    ),
+    "file-corrupt": ("{dll} is not a usable PE file: {defect}", "{dll} 不是可用的 PE 文件：{defect}"),
+    "file-machine": (
+        "{dll} is built for {machine} but the Python process is {process}: Windows refuses it "
+        "(%1 is not a valid Win32 application)",
+        "{dll} 是为 {machine} 构建的，但 Python 进程是 {process}：Windows 拒绝加载它（%1 不是有效的 Win32 应用程序）",
+    ),
+    "speculative": (
+        "{message} (if it is loaded at all: nothing in the target is known to load it)",
+        "{message}（前提是它会被加载：目标中没有已知会加载它的东西）",
+    ),
+    "comes-with": (
+        "{message}. {dll} comes with {project}, which {by} requires: not in the target",
+        "{message}。{dll} 随 {project} 提供，{by} 依赖 {project}，但它不在目标中",
+    ),
+    "comes-with-extra": (
+        "{message}. {dll} comes with {project}, which {by} needs only for {why}: that feature fails until "
+        "it is installed",
+        "{message}。{dll} 随 {project} 提供，{by} 只在{why}时需要 {project}：安装之前该功能无法使用",
+    ),
+    "optional": ("an optional feature", "使用可选功能"),
+    "extra": ("its extra [{extra}]", "使用其 extra [{extra}]"),
+}
 
 EVIDENCE: dict[str, tuple[str, str]] = {
-    "not-found-needed-by": ("{dll} not found, needed by {importer} [{context}]", "找不到 {dll}，{importer} 需要它（{context}）"),
-    "only-through-path": ("{dll} found only through PATH [{reason}]: {location}", "{dll} 只能通过 PATH 找到（{reason}）：{location}"),
+    "not-found-needed-by": (
+        "{dll} not found, needed by {importer} [{context}]",
+        "找不到 {dll}，{importer} 需要它（{context}）",
+    ),
+    "only-through-path": (
+        "{dll} found only through PATH [{reason}]: {location}",
+        "{dll} 只能通过 PATH 找到（{reason}）：{location}",
+    ),
     "every-importer-finds": ("every importer finds it", "每个导入它的模块都能找到它"),
     "on-path-not-loader": (
         "{dll} is not found by the loader but is on PATH: {location}",
@@ -27,15 +110,30 @@ EVIDENCE: dict[str, tuple[str, str]] = {
         "加载器绑定的副本导出了所有被导入的名称",
     ),
     "every-module-machine": ("every module is {machine}", "所有模块都是 {machine}"),
-    "record-absent": ("{path} is listed in {owner}/RECORD but absent", "{path} 列在 {owner}/RECORD 中，但文件不存在"),
-    "record-differs": ("{path} differs from the sha256 in {owner}/RECORD", "{path} 与 {owner}/RECORD 中的 sha256 不一致"),
-    "record-intact": ("files are readable PE files matching their RECORD", "文件都是可读的 PE 文件，且与 RECORD 一致"),
-    "installed-versions": ("{n} installed versions of {project}: {versions}", "{project} 装有 {n} 个版本：{versions}"),
+    "record-absent": (
+        "{path} is listed in {owner}/RECORD but absent",
+        "{path} 列在 {owner}/RECORD 中，但文件不存在",
+    ),
+    "record-differs": (
+        "{path} differs from the sha256 in {owner}/RECORD",
+        "{path} 与 {owner}/RECORD 中的 sha256 不一致",
+    ),
+    "record-intact": (
+        "files are readable PE files matching their RECORD",
+        "文件都是可读的 PE 文件，且与 RECORD 一致",
+    ),
+    "installed-versions": (
+        "{n} installed versions of {project}: {versions}",
+        "{project} 装有 {n} 个版本：{versions}",
+    ),
     "pip-and-conda": (
         "{n} DLLs claimed by both pip and conda ({owner}), e.g. {example}",
         "{n} 个 DLL 同时属于 pip 和 conda（{owner}），例如 {example}",
     ),
-    "not-in-torch-record": ("DLLs not listed in torch's RECORD: {names}", "不在 torch 的 RECORD 中的 DLL：{names}"),
+    "not-in-torch-record": (
+        "DLLs not listed in torch's RECORD: {names}",
+        "不在 torch 的 RECORD 中的 DLL：{names}",
+    ),
     "torch-cpu-with-cuda": (
         "torch {version} is a CPU build but CUDA DLLs are present",
         "torch {version} 是仅 CPU 版，但存在 CUDA DLL",
@@ -77,7 +175,10 @@ EVIDENCE: dict[str, tuple[str, str]] = {
     "package-build": ("{package} is a {build} build", "{package} 是 {build} 版"),
     "built-for-python": ("{file} is built for Python 3.{minor}", "{file} 是为 Python 3.{minor} 构建的"),
     "imports": ("{file} imports {dll}", "{file} 导入了 {dll}"),
-    "targets-python": ("every extension module targets Python 3.{minor}", "所有扩展模块都面向 Python 3.{minor}"),
+    "targets-python": (
+        "every extension module targets Python 3.{minor}",
+        "所有扩展模块都面向 Python 3.{minor}",
+    ),
     "environment-type": ("environment type: {env}", "环境类型：{env}"),
     "non-ascii-path": ("non-ASCII path: {location}", "含非 ASCII 字符的路径：{location}"),
     "long-path": ("path longer than MAX_PATH: {location}", "路径超过 MAX_PATH：{location}"),
@@ -85,7 +186,10 @@ EVIDENCE: dict[str, tuple[str, str]] = {
         "every path is ASCII and shorter than 260 characters",
         "所有路径都是 ASCII 且短于 260 个字符",
     ),
-    "assumed-redist": ("System32\\{dll} (assumed: VC++ Redistributable)", "System32\\{dll}（假设：VC++ 可再发行组件）"),
+    "assumed-redist": (
+        "System32\\{dll} (assumed: VC++ Redistributable)",
+        "System32\\{dll}（假设：VC++ 可再发行组件）",
+    ),
     "refuted-by": ("{probe}: {line}", "{probe}：{line}"),
 }
 
@@ -114,7 +218,10 @@ COLLECT: dict[str, tuple[str, str]] = {
         "the runtime binds to System32, whose version is unknown: pass --system-dir (a copy of System32)",
         "运行库绑定到 System32，其版本未知：请用 --system-dir 给出 System32 的副本",
     ),
-    "no-cuda-link": ("no module of the target links a versioned CUDA DLL", "目标中没有模块链接带版本号的 CUDA DLL"),
+    "no-cuda-link": (
+        "no module of the target links a versioned CUDA DLL",
+        "目标中没有模块链接带版本号的 CUDA DLL",
+    ),
     "package-absent": ("{package} is not in the target", "目标中没有 {package}"),
     "pass-python": ("the interpreter version: pass --python X.Y", "解释器版本：请用 --python X.Y 给出"),
     "no-extension": ("the target holds no extension module", "目标中没有扩展模块"),
@@ -152,7 +259,10 @@ ASSUMPTIONS: dict[str, tuple[str, str]] = {
         "假设为 64 位（x64）Python：该 wheel 适用于任何平台",
     ),
     "from-modules": ("from the machine type of the target's modules", "取自目标中模块的机器类型"),
-    "common-case": ("assumed 64-bit (x64) Python, the common case", "假设为 64 位（x64）Python，这是最常见的情况"),
+    "common-case": (
+        "assumed 64-bit (x64) Python, the common case",
+        "假设为 64 位（x64）Python，这是最常见的情况",
+    ),
     "data-files": (
         "the wheel's data files (.data/data) are installed next to python.exe",
         "wheel 的数据文件（.data/data）安装在 python.exe 旁边",
@@ -178,7 +288,10 @@ ASSUMPTIONS: dict[str, tuple[str, str]] = {
         "{dll}：假设已由 Microsoft Visual C++ 2015-2022 可再发行组件安装到 System32"
         "（未给出 System32 的副本；可用 --system-dir 核实）",
     ),
-    "driver": ("{dll}: assumed installed by the NVIDIA display driver", "{dll}：假设已由 NVIDIA 显卡驱动安装"),
+    "driver": (
+        "{dll}: assumed installed by the NVIDIA display driver",
+        "{dll}：假设已由 NVIDIA 显卡驱动安装",
+    ),
     "interpreter-dll": (
         "{dll}: assumed to be the running interpreter's DLL (Python version unknown)",
         "{dll}：假设是正在运行的解释器的 DLL（Python 版本未知）",
@@ -190,8 +303,14 @@ ASSUMPTIONS: dict[str, tuple[str, str]] = {
 }
 
 
+def finding_message(finding: Finding, lang: str) -> str:
+    """The finding's sentence in ``lang``."""
+    return say(finding.message, lang, FINDINGS, parts=_PARTS)
+
+
 def evidence(line: str, lang: str) -> str:
-    return say(line, lang, EVIDENCE, parts=_PARTS)
+    """A probe's evidence: its own sentence, or a finding's."""
+    return say(line, lang, EVIDENCE, FINDINGS, parts=_PARTS)
 
 
 def collect(line: str, lang: str) -> str:

@@ -27,7 +27,7 @@ def _finding(finding: Finding, style: Style, lang: str = "en") -> list[str]:
     mark, colour = MARK[finding.severity]
     head = mark + " " + words.kind(finding.kind, lang)
     lines = [f"  {style(head, colour, 'bold')}  {' → '.join(finding.chain)}"]
-    lines.append(f"      {words.finding_message(finding, lang)}")
+    lines.append(f"      {sentences.finding_message(finding, lang)}")
     lines.append(
         style(f"      {words.label(lang, 'context')}: {words.context(finding.context, lang)}", "dim")
     )

@@ -1,10 +1,8 @@
 """The words of the scan and tree reports in English and Chinese: headings, verdicts, finding kinds,
-load contexts, the reasons a DLL resolved where it did, and each finding's sentence built from its fields."""
+load contexts, roles, severities and the reasons a DLL resolved where it did (each finding's sentence is
+in formats/scan_sentences.py)."""
 
 from __future__ import annotations
-
-from dlldoctor.formats.error_words import defect
-from dlldoctor.loader.findings import Finding
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -120,8 +118,6 @@ REASONS_ZH = (
     ("torch preload", "torch 预加载"),
 )
 
-SPECULATIVE = " (if it is loaded at all: nothing in the target is known to load it)"
-
 
 def label(lang: str, key: str, **values: object) -> str:
     return LABELS["zh" if lang == "zh" else "en"][key].format(**values)
@@ -156,26 +152,3 @@ def reason(value: str, lang: str) -> str:
     for en, zh in REASONS_ZH:
         value = value.replace(en, zh)
     return value
-
-
-def finding_message(finding: Finding, lang: str) -> str:
-    """The finding's sentence; in Chinese rebuilt from its fields (the parts with no Chinese form stay)."""
-    if lang != "zh":
-        return finding.message
-    importer = finding.file.replace("\\", "/").rsplit("/", 1)[-1]
-    where = "；".join(place(c, lang) for c in finding.considered) or "无处"
-    text = None
-    if finding.kind == "missing-dll":
-        text = f"{importer} 需要的 {finding.dll} 找不到（查找过：{where}）"
-    elif finding.kind == "delay-load-missing":
-        text = f"{importer} 延迟加载的 {finding.dll} 找不到（查找过：{where}）；第一次调用它时会失败"
-    elif finding.kind == "missing-symbol" and finding.symbols:
-        shown = "、".join(finding.symbols[:3]) + ("……" if len(finding.symbols) > 3 else "")
-        text = f"{finding.dll} 没有导出 {importer} 需要的 {len(finding.symbols)} 个名称（{shown}）"
-    elif finding.kind == "corrupt-file" and ": " in finding.message:
-        text = f"{finding.dll} 不是可用的 PE 文件：{defect(finding.message.split(': ', 1)[1], lang)}"
-    if text is None:
-        return finding.message
-    if SPECULATIVE in finding.message:
-        text += "（前提是它会被加载：目标中没有已知会加载它的东西）"
-    return text

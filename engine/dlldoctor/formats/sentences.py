@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+
 Table = Mapping[str, tuple[str, str]]
 _NAME = re.compile(r"\{(\w+)\}")
 

@@ -14,7 +14,11 @@ def _label(node: Node, style: Style, lang: str = "en") -> str:
     say = words.label
     if res.status == "missing":
         sep = "；" if lang == "zh" else "; "
-        looked = f"  {say(lang, 'looked_in')}: {sep.join(words.place(c, lang) for c in res.considered)}" if res.considered else ""
+        looked = (
+            f"  {say(lang, 'looked_in')}: {sep.join(words.place(c, lang) for c in res.considered)}"
+            if res.considered
+            else ""
+        )
         return f"{name}  {style('[' + say(lang, 'not_found') + ']', 'red', 'bold')}{style(looked, 'dim')}"
     if res.status == "wrong-machine":
         return f"{name}  {style('[' + say(lang, 'wrong_machine') + ': ' + res.location + ']', 'red', 'bold')}"
@@ -101,7 +105,9 @@ def render(
     style = Style(colour)
     head = f"{style(relpath, 'bold')}  {style('[' + words.context(context, lang) + ']', 'cyan')}"
     if tree.defect is not None:
-        head += "  " + style(f"[{words.label(lang, 'corrupt')}: {said_defect(str(tree.defect), lang)}]", "red", "bold")
+        head += "  " + style(
+            f"[{words.label(lang, 'corrupt')}: {said_defect(str(tree.defect), lang)}]", "red", "bold"
+        )
     out = [head]
     _lines(tree, verbose, style, out, max_depth, lang)
     return "\n".join(out) + "\n"
