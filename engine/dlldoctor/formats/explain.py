@@ -42,6 +42,8 @@ _LABELS = {
         "rule": "rule",
         "docs": "docs",
         "pasted": "The error text",
+        "pasted_cut": " (first {shown:,} of {given:,} characters)",
+        "and": "; ",
     },
     "zh": {
         "facts": "从文本中读到的信息",
@@ -68,6 +70,8 @@ _LABELS = {
         "rule": "规则",
         "docs": "文档",
         "pasted": "错误文本",
+        "pasted_cut": "（{given:,} 个字符中的前 {shown:,} 个）",
+        "and": "；",
     },
 }
 
@@ -136,10 +140,7 @@ def render_text(ex: Explanation, families: Families, *, colour: bool = False) ->
             )
         )
         out.append("   " + d.rule.summary.get(ex.lang))
-        out.append(
-            f"   {label['why']}: "
-            + ("；" if ex.lang == "zh" else "; ").join(why(e, ex.lang, families) for e in d.evidence)
-        )
+        out.append(f"   {label['why']}: " + label["and"].join(why(e, ex.lang, families) for e in d.evidence))
         out.append(f"   {label['fix']}:")
         for i, fix in enumerate(d.rule.fixes, 1):
             out += ["     " + line for line in fix_lines(fix, ex.lang, i)]
@@ -228,7 +229,7 @@ def pasted_block(text: str, lang: str) -> list[str]:
     if cut:
         shown = shown[:MAX_PASTED]
     fence = _fence(shown)
-    more = f" (first {MAX_PASTED:,} of {len(text.strip()):,} characters)" if cut else ""
+    more = label["pasted_cut"].format(shown=MAX_PASTED, given=len(text.strip())) if cut else ""
     return [
         f"<details><summary>{label['pasted']}{more}</summary>",
         "",
@@ -257,7 +258,9 @@ def render_markdown(ex: Explanation, families: Families, text: str | None = None
             f"{n}. **{d.rule.title.get(ex.lang)}** — [`{d.rule.id}`]({rule_url(d.rule)}) ({d.rule.category}, "
             f"{label['confidence']} {d.confidence:.0%})"
         )
-        out.append(f"   - {label['why']}: " + "; ".join(why(e, ex.lang, families) for e in d.evidence))
+        out.append(
+            f"   - {label['why']}: " + label["and"].join(why(e, ex.lang, families) for e in d.evidence)
+        )
         for i, fix in enumerate(d.rule.fixes, 1):
             out.append(
                 f"   - {label['fix']} {i}: {fix.text.get(ex.lang)}" + (f" <{fix.url}>" if fix.url else "")

@@ -190,7 +190,6 @@ EVIDENCE: dict[str, tuple[str, str]] = {
         "System32\\{dll} (assumed: VC++ Redistributable)",
         "System32\\{dll}（假设：VC++ 可再发行组件）",
     ),
-    "refuted-by": ("{probe}: {line}", "{probe}：{line}"),
 }
 
 COLLECT: dict[str, tuple[str, str]] = {
@@ -305,7 +304,12 @@ ASSUMPTIONS: dict[str, tuple[str, str]] = {
 
 def finding_message(finding: Finding, lang: str) -> str:
     """The finding's sentence in ``lang``."""
-    return say(finding.message, lang, FINDINGS, parts=_PARTS)
+    return say_finding(finding.message, lang)
+
+
+def say_finding(message: str, lang: str) -> str:
+    """A finding's sentence (as a scan's JSON holds it) in ``lang``."""
+    return say(message, lang, FINDINGS, parts=_PARTS)
 
 
 def evidence(line: str, lang: str) -> str:
