@@ -70,12 +70,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         open_output(args)
         status: int = args._execute(args)
     except DllDoctorError as e:
-        message = str(e)
         if getattr(args, "lang", None) == "zh":
             from dlldoctor.formats.error_words import error_line
 
-            message = error_line(message, "zh")
-        print(f"dlldoctor: error: {message}", file=sys.stderr)
+            print(error_line(str(e), "zh"), file=sys.stderr)
+        else:
+            print(f"dlldoctor: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("dlldoctor: interrupted", file=sys.stderr)

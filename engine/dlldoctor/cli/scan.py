@@ -134,14 +134,10 @@ def execute(args: argparse.Namespace) -> int:
     write(text)
     for result in results:
         if not result.files:
-            if args.lang == "zh":
-                line = f"dlldoctor: 错误: {result.target}：不是 Windows 目标（其中没有 DLL、.pyd 或 .exe），未做任何检查"
-            else:
-                line = (
-                    f"dlldoctor: error: {result.target}: not a Windows target (no DLL, .pyd or .exe in it); "
-                    "nothing was checked"
-                )
-            write(line, sys.stderr)
+            from dlldoctor.formats.error_words import error_line
+
+            said = f"{result.target}: not a Windows target (no DLL, .pyd or .exe in it); nothing was checked"
+            write(error_line(said, args.lang), sys.stderr)
     return code
 
 

@@ -52,6 +52,11 @@ DEFECTS: dict[str, tuple[str, str]] = {
 }
 
 ERRORS: dict[str, tuple[str, str]] = {
+    "prefix": ("dlldoctor: error: {message}", "dlldoctor: 错误: {message}"),
+    "not-windows-unchecked": (
+        "{path}: not a Windows target (no DLL, .pyd or .exe in it); nothing was checked",
+        "{path}：不是 Windows 目标（其中没有 DLL、.pyd 或 .exe），未做任何检查",
+    ),
     "no-such-path": ("{path}: no such file or folder", "{path}：找不到该文件或文件夹"),
     "folder-unreadable": ("{path}: folder is not readable", "{path}：无法读取该文件夹"),
     "file-unreadable": ("{path}: file is not readable", "{path}：无法读取该文件"),
@@ -122,7 +127,7 @@ ERRORS: dict[str, tuple[str, str]] = {
     ),
     "bundle-schema": (
         "{path}: not a dlldoctor bundle: at {where}: {detail}",
-        "{path}：不是 dlldoctor 的 bundle：在 {where}：{detail}",
+        "{path}：不是 dlldoctor 的 bundle：{where}：{detail}",
     ),
     "top-level": ("the top level", "顶层"),
     "no-rule-hint": ("no rule {rule}; did you mean {hint}?", "没有规则 {rule}；你是不是要找 {hint}？"),
@@ -158,7 +163,21 @@ ERRORS: dict[str, tuple[str, str]] = {
     "no-interpreter": ("--python {path}: no such interpreter", "--python {path}：没有这个解释器"),
     "no-words": ("the query has no words to search for", "查询中没有可搜索的词"),
     "limit": ("--limit must be at least 1", "--limit 至少为 1"),
-    # the OS's reasons (strerror) that follow a path most often
+    "module-not-found": (
+        "{name}: not found in {path} (extension modules: {known})",
+        "{name}：在 {path} 中找不到（扩展模块：{known}）",
+    ),
+    "many-match": (
+        "{name}: {n} files match; name one with --file",
+        "{name}：有 {n} 个文件匹配；请用 --file 指定一个",
+    ),
+    "none": ("none", "无"),
+    # the standard library's reasons that follow a path most often (strerror, json, jsonschema)
+    "required-property": ("{name} is a required property", "缺少必需的属性 {name}"),
+    "expecting-value": (
+        "Expecting value: line {line} column {column} (char {char})",
+        "此处应有一个值：第 {line} 行第 {column} 列（第 {char} 个字符）",
+    ),
     "enoent": ("No such file or directory", "没有那个文件或目录"),
     "eacces": ("Permission denied", "权限不够"),
     "eisdir": ("Is a directory", "是一个目录"),
@@ -182,5 +201,7 @@ def defect(text: str, lang: str) -> str:
 
 
 def error_line(message: str, lang: str) -> str:
-    """The text after ``dlldoctor: error:``."""
-    return say(message, lang, ERRORS, parts={"defect": defect})
+    """The line the command prints for an error: ``dlldoctor: error: …`` with the error in ``lang``."""
+    en, zh = ERRORS["prefix"]
+    said = say(message, lang, ERRORS, parts={"defect": defect})
+    return (zh if lang == "zh" else en).format(message=said)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dlldoctor.diagnose.verdicts import ProbedRule
 from dlldoctor.formats import scan_sentences as sentences
 from dlldoctor.formats import scan_words as words
+from dlldoctor.formats.error_words import defect
 from dlldoctor.formats.links import rule_url
 from dlldoctor.formats.style import Style
 from dlldoctor.loader.findings import Finding
@@ -126,7 +127,7 @@ def _files(result: ScanResult[ProbedRule], style: Style, lang: str = "en") -> li
             if facts.file_version:
                 detail += f"  v{facts.file_version}"
         else:
-            detail = style(f"{words.label(lang, 'corrupt')}: {facts}", "red")
+            detail = style(f"{words.label(lang, 'corrupt')}: {defect(str(facts), lang)}", "red")
         lines.append(f"  {report.entry.relpath:<{width}}  {detail}")
     lines.append("")
     return lines

@@ -42,6 +42,11 @@ LABELS: dict[str, dict[str, str]] = {
         "of_targets": " ({n} of {total} targets)",
         "files_head": "| file | role | machine | linker | size |",
         "exe_folder": "<python.exe folder>",
+        "deeper": "✗ a DLL does not load ({kinds}); it may be deeper than --depth {depth}",
+        "imports_from": "imports from {n} DLL(s):",
+        "import_names": "  {dll}{delayed}: {n} name(s)",
+        "delayed": "  (delay-load)",
+        "exports": "exports {n} name(s), {ordinals} ordinal(s):",
     },
     "zh": {
         "errors": "{n} 个错误",
@@ -80,10 +85,16 @@ LABELS: dict[str, dict[str, str]] = {
         "of_targets": "（{total} 个目标中的 {n} 个）",
         "files_head": "| 文件 | 角色 | 架构 | 链接器 | 大小 |",
         "exe_folder": "<python.exe 所在文件夹>",
+        "deeper": "✗ 有 DLL 无法加载（{kinds}），可能在 --depth {depth} 之下",
+        "imports_from": "从 {n} 个 DLL 导入：",
+        "import_names": "  {dll}{delayed}：{n} 个名称",
+        "delayed": "（延迟加载）",
+        "exports": "导出 {n} 个名称、{ordinals} 个序号：",
     },
 }
 
 ROLES_ZH = {"extension": "扩展模块", "dll": "DLL", "exe": "程序"}
+STATUSES_ZH = {"missing": "找不到", "wrong-machine": "架构不符", "corrupt": "已损坏"}
 SEVERITIES_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
 
 KINDS_ZH = {
@@ -129,6 +140,13 @@ def kind(value: str, lang: str) -> str:
 
 def role(value: str, lang: str) -> str:
     return ROLES_ZH.get(value, value) if lang == "zh" else value
+
+
+def statuses(values: set[str], lang: str) -> str:
+    """The ways DLLs failed to load, as a list (``missing, wrong-machine``)."""
+    if lang != "zh":
+        return ", ".join(sorted(values))
+    return "、".join(STATUSES_ZH.get(v, v) for v in sorted(values))
 
 
 def severity(value: str, lang: str) -> str:
