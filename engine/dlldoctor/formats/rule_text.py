@@ -109,6 +109,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "count": ("{n} rules", "共 {n} 条规则"),
     "list_head": ("| rule | category | status | title |", "| 规则 | 类别 | 状态 | 标题 |"),
     "comma": (", ", "，"),
+    "search_head": ("| rule | category | title |", "| 规则 | 类别 | 标题 |"),
+    "no_match": ("No rule matches.", "没有匹配的规则。"),
+    "no_match_query": ("No rule matches {query!r}.", "没有匹配的规则。"),
 }
 
 
