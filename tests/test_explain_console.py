@@ -50,7 +50,10 @@ def test_the_clipboard_outside_windows_is_one_line() -> None:
         [sys.executable, "-m", "dlldoctor", "explain", "--clipboard"], capture_output=True, text=True
     )
     assert done.returncode == 2
-    assert done.stderr == "dlldoctor: error: --clipboard reads the Windows clipboard, and it holds no text here\n"
+    assert (
+        done.stderr
+        == "dlldoctor: error: --clipboard reads the Windows clipboard, and it holds no text here\n"
+    )
 
 
 def test_one_source_of_text_at_a_time(tmp_path) -> None:
@@ -60,4 +63,6 @@ def test_one_source_of_text_at_a_time(tmp_path) -> None:
         text=True,
     )
     assert done.returncode == 2
-    assert done.stderr == "dlldoctor: error: give the error text one way only, not with --file and --clipboard\n"
+    assert (
+        done.stderr == "dlldoctor: error: give the error text one way only, not with --file and --clipboard\n"
+    )

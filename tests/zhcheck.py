@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import re
 
-# Product, tool and file-format names that Chinese text writes in Latin letters too.
-NAMES = frozenset(
-    """
-    python windows powershell conda pip venv virtualenv torch pytorch cuda cudnn nvidia microsoft visual
-    redistributable dll dlls pyd exe whl wheel wheels record sha256 openmp smart app control wdac lief
-    pefile git lfs ide vs code pycharm anaconda prompt miniconda mkl qt pyqt sdk gdal toolkit onnxruntime
-    numpy scipy tensorflow store msys2 mingw cpu gpu api ascii utf json yaml sarif github markdown zip
-    dlldoctor loadlibraryexw system32 syswow64 known kernel32 path max_path win32 knowndll import atom
-    cmd pyexpat ggml llama cffi cairo pango gobject vips nuitka pyinstaller intel linux oracle client vlc
-    gtk geos directx studio xformers pytorch3d pyzbar pywin32 pythoncom win32api site bin false true
-    """.split()
-)
+# Product, tool and file-format names that Chinese text writes in Latin letters too, spelled as they are
+# written (a lowercase English word is not spared because a product happens to share it capitalised).
+_NAMES = """
+    Python python Windows PowerShell conda pip venv virtualenv torch PyTorch Microsoft Visual Redistributable
+    Studio Smart App Control Store Prompt Anaconda Miniconda Code Toolkit Intel Linux Oracle Client Nuitka
+    PyInstaller Atom PyCharm NVIDIA wheel wheels dll pyd exe whl cmd lief pefile Git cuDNN cuBLAS numpy scipy
+    onnxruntime tensorflow ggml llama cffi cairo pango gobject vips xformers pyzbar pywin32 pythoncom win32api
+    pyexpat site bin import traceback Traceback dlldoctor powershell zip False True
+"""
+NAMES = frozenset(_NAMES.split())
 
 _DROP = [
     re.compile(r"^::\w+ [^:]*::"),  # a GitHub workflow command's name and properties
@@ -37,7 +35,7 @@ _DROP = [
     re.compile(r"\S*[\\/]\S*"),  # paths
     re.compile(r"[\w+-]*\.\w[\w.+-]*"),  # file names, versions, dotted names, section names
     re.compile(r"\b\w+(?:-\w+)+\b"),  # rule ids, categories, kinds
-    re.compile(r"\w*[\d_=@#%]\w*"),  # identifiers with digits or underscores
+    re.compile(r"\w*[\d_=@#%]\w*|\+\w+"),  # identifiers with digits or underscores, +cpu
     re.compile(r"\b[A-Z]{2,}\w*\b"),  # ERROR_MOD_NOT_FOUND, CUDA, PATH
     re.compile(r"\b[a-z]+[A-Z]\w*\b|\b[A-Z]\w*[A-Z]\w*\b"),  # camelCase and CamelCase
 ]
@@ -58,6 +56,6 @@ def english_words(text: str, allowed: frozenset[str] = frozenset()) -> list[tupl
         for pattern in _DROP:
             rest = pattern.sub(" ", rest)
         for word in _WORD.findall(rest):
-            if word.lower() not in NAMES and word not in allowed:
+            if word not in NAMES and word not in allowed:
                 found.append((word, line))
     return found

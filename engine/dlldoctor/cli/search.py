@@ -36,9 +36,9 @@ def query_language(query: str) -> str:
 def execute(args: argparse.Namespace) -> int:
 
     printable_output()
+    from dlldoctor.formats.rule_text import word
     from dlldoctor.formats.style import Style
     from dlldoctor.kb.ruleset import load_rule_set
-    from dlldoctor.formats.rule_text import word
     from dlldoctor.kb.search import search, terms
 
     query = " ".join(args.query)

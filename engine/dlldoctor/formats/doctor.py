@@ -137,7 +137,11 @@ def fact_lines(facts: dict[str, Any], lang: str = "en") -> list[str]:
 
 
 def _versions(versions: dict[str, Any], lang: str = "en") -> str:
-    listed = ", ".join(f"{name} {version}" for name, version in sorted(versions.items()))
+    # the collector writes "present" for a DLL whose version resource it could not read
+    listed = ", ".join(
+        f"{name} {word('present', lang) if version == 'present' else version}"
+        for name, version in sorted(versions.items())
+    )
     return listed or word("none-read", lang)
 
 

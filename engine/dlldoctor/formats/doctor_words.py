@@ -77,6 +77,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "not-installed": ("not installed", "未安装"),
     "fact-system32": ("System32 DLLs: {versions}", "System32 中的 DLL：{versions}"),
     "none-read": ("none read", "未读取"),
+    "present": ("present", "存在"),
     "fact-driver": ("NVIDIA driver: {driver}", "NVIDIA 驱动：{driver}"),
     "none-found": ("none found", "未找到"),
     "fact-policies": (

@@ -76,7 +76,7 @@ ERRORS: dict[str, tuple[str, str]] = {
     ),
     "bundle-no-target": (
         "--bundle holds its own install: give no TARGET",
-        "--bundle 自带安装信息：不要再给出 TARGET",
+        "--bundle 给出的诊断包自带安装信息：不要再给出 TARGET",
     ),
     "not-windows": (
         "{path}: not a Windows target (no DLL, .pyd or .exe in it)",
@@ -98,7 +98,7 @@ ERRORS: dict[str, tuple[str, str]] = {
     "ways": ("{a} and {b}", "{a} 和 {b}"),
     "empty-text": (
         "the error text is empty: paste the traceback or the pop-up's message",
-        "错误文本是空的：请粘贴 traceback 或弹窗中的消息",
+        "错误文本是空的：请粘贴 Python 的报错信息（Traceback）或弹窗中的消息",
     ),
     "binary": ("this looks like a binary file, not an error text", "这看起来是二进制文件，而不是错误文本"),
     "too-large": (
@@ -111,23 +111,23 @@ ERRORS: dict[str, tuple[str, str]] = {
     ),
     "bundle-own": (
         "--bundle brings its own error text and install: give no text, --file or --target",
-        "--bundle 自带错误文本和安装信息：不要再给出文本、--file 或 --target",
+        "--bundle 给出的诊断包自带错误文本和安装信息：不要再给出文本、--file 或 --target",
     ),
-    "bundle-not-read": ("{path}: bundle not read: {detail}", "{path}：未能读取 bundle：{detail}"),
-    "bundle-cannot-read": ("{path}: cannot read the bundle: {detail}", "{path}：无法读取 bundle：{detail}"),
+    "bundle-not-read": ("{path}: bundle not read: {detail}", "{path}：未能读取诊断包：{detail}"),
+    "bundle-cannot-read": ("{path}: cannot read the bundle: {detail}", "{path}：无法读取诊断包：{detail}"),
     "bundle-encoding": (
         "{path}: not a bundle: not UTF-8 or UTF-16 text (byte {n})",
-        "{path}：不是 bundle：不是 UTF-8 或 UTF-16 文本（第 {n} 字节）",
+        "{path}：不是诊断包：不是 UTF-8 或 UTF-16 文本（第 {n} 字节）",
     ),
-    "bundle-deep": ("{path}: not a bundle: JSON nested too deeply", "{path}：不是 bundle：JSON 嵌套过深"),
-    "bundle-nested": ("{path}: not a bundle: nested too deeply", "{path}：不是 bundle：嵌套过深"),
+    "bundle-deep": ("{path}: not a bundle: JSON nested too deeply", "{path}：不是诊断包：JSON 嵌套过深"),
+    "bundle-nested": ("{path}: not a bundle: nested too deeply", "{path}：不是诊断包：嵌套过深"),
     "bundle-json": (
         "{path}: not a bundle: invalid JSON ({detail})",
-        "{path}：不是 bundle：JSON 无效（{detail}）",
+        "{path}：不是诊断包：JSON 无效（{detail}）",
     ),
     "bundle-schema": (
         "{path}: not a dlldoctor bundle: at {where}: {detail}",
-        "{path}：不是 dlldoctor 的 bundle：{where}：{detail}",
+        "{path}：不是 dlldoctor 的诊断包：{where}：{detail}",
     ),
     "top-level": ("the top level", "顶层"),
     "no-rule-hint": ("no rule {rule}; did you mean {hint}?", "没有规则 {rule}；你是不是要找 {hint}？"),

@@ -83,7 +83,7 @@ FINDINGS: dict[str, tuple[str, str]] = {
         "{message}。{dll} 随 {project} 提供，{by} 只在{why}时需要 {project}：安装之前该功能无法使用",
     ),
     "optional": ("an optional feature", "使用可选功能"),
-    "extra": ("its extra [{extra}]", "使用其 extra [{extra}]"),
+    "extra": ("its extra [{extra}]", "使用其可选依赖 [{extra}]"),
 }
 
 EVIDENCE: dict[str, tuple[str, str]] = {
