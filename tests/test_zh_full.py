@@ -362,3 +362,11 @@ def test_doctor_and_its_bundle_in_chinese(
     assert "<details><summary>重现的导入</summary>" in md.stdout
     assert "<details><summary>静态扫描发现的问题</summary>" in md.stdout
     assert_chinese(md.stdout, frozenset({"Pro"}))
+    scanned = run("scan", "--bundle", str(report), "--lang", "zh")
+    first = scanned.stdout.splitlines()[0]
+    assert first.startswith("在这台机器上对 ") and first.endswith(" 的扫描：")
+    assert "  ✗ 缺少 DLL  torch_cpu.dll 需要的 uv.dll 找不到（查找过：" in scanned.stdout
+    assert "  错误：corrupt-file (" in scanned.stdout
+    assert_chinese(
+        "\n".join(x for x in scanned.stdout.splitlines() if not x.startswith("  重现：")), frozenset({"Pro"})
+    )

@@ -93,6 +93,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "unknown": ("unknown", "未知"),
     "fact-path": ("PATH: {n} folder(s)", "PATH：{n} 个文件夹"),
     "fact-conda": ("conda: activated ({name})", "conda：已激活（{name}）"),
+    "bundle-no-scan": (
+        "The bundle holds no scan (the collector writes none); its diagnosis rests on the probes.",
+        "诊断包中没有扫描结果（收集脚本不做扫描）；诊断只依据探测。",
+    ),
+    "bundle-scan-of": ("scan of {target} on the machine:", "在这台机器上对 {target} 的扫描："),
 }
 
 

@@ -4,6 +4,8 @@ in formats/scan_sentences.py)."""
 
 from __future__ import annotations
 
+import re
+
 LABELS: dict[str, dict[str, str]] = {
     "en": {
         "errors": "{n} error(s)",
@@ -42,6 +44,7 @@ LABELS: dict[str, dict[str, str]] = {
         "of_targets": " ({n} of {total} targets)",
         "files_head": "| file | role | machine | linker | size |",
         "exe_folder": "<python.exe folder>",
+        "other_folders": "{n} other folder(s) of the package",
         "deeper": "✗ a DLL does not load ({kinds}); it may be deeper than --depth {depth}",
         "imports_from": "imports from {n} DLL(s):",
         "import_names": "  {dll}{delayed}: {n} name(s)",
@@ -85,6 +88,7 @@ LABELS: dict[str, dict[str, str]] = {
         "of_targets": "（{total} 个目标中的 {n} 个）",
         "files_head": "| 文件 | 角色 | 架构 | 链接器 | 大小 |",
         "exe_folder": "<python.exe 所在文件夹>",
+        "other_folders": "该软件包的另外 {n} 个文件夹",
         "deeper": "✗ 有 DLL 无法加载（{kinds}），可能在 --depth {depth} 之下",
         "imports_from": "从 {n} 个 DLL 导入：",
         "import_names": "  {dll}{delayed}：{n} 个名称",
@@ -93,6 +97,7 @@ LABELS: dict[str, dict[str, str]] = {
     },
 }
 
+_OTHER_FOLDERS = re.compile(r"(\d+) other folder\(s\) of the package")
 ROLES_ZH = {"extension": "扩展模块", "dll": "DLL", "exe": "程序"}
 STATUSES_ZH = {"missing": "找不到", "wrong-machine": "架构不符", "corrupt": "已损坏"}
 SEVERITIES_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
@@ -157,6 +162,9 @@ def place(value: str, lang: str) -> str:
     """A folder the loader looked in, as the report names it (``<python.exe folder>`` when unknown)."""
     if lang != "zh":
         return value
+    others = _OTHER_FOLDERS.fullmatch(value)
+    if others:
+        return label(lang, "other_folders", n=others.group(1))
     return value.replace(LABELS["en"]["exe_folder"], LABELS["zh"]["exe_folder"])
 
 
