@@ -42,6 +42,7 @@ _LABELS = {
         "rule": "rule",
         "docs": "docs",
         "pasted": "The error text",
+        "paste": "Paste the error, then an empty line (or Ctrl-D; on Windows Ctrl-Z then Enter):",
         "pasted_cut": " (first {shown:,} of {given:,} characters)",
         "and": "; ",
     },
@@ -70,10 +71,15 @@ _LABELS = {
         "rule": "规则",
         "docs": "文档",
         "pasted": "错误文本",
+        "paste": "请粘贴报错信息，然后输入一个空行（或按 Ctrl-D；在 Windows 上按 Ctrl-Z 再按回车键）：",
         "pasted_cut": "（{given:,} 个字符中的前 {shown:,} 个）",
         "and": "；",
     },
 }
+
+
+def paste_prompt(lang: str | None) -> str:
+    return _LABELS["zh" if lang == "zh" else "en"]["paste"]
 
 
 def split_shown(ex: Explanation) -> tuple[list[Diagnosis], list[Diagnosis]]:
