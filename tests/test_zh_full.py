@@ -101,7 +101,10 @@ def test_scan_text_with_files_and_assumptions_in_chinese() -> None:
     lines = done.stdout.splitlines()
     assert "  - Python 3.11：根据 cpXY 标签和对 pythonXY.dll 的导入推断（2 票）" in lines
     assert "  - 进程架构 x64：取自目标中模块的机器类型" in lines
-    assert "  - System32 按未改动的 Windows 10/11 假设（内置配置；可用 --system-dir 使用一份副本）" in lines
+    assert (
+        "  - 假设 System32 与未经改动的 Windows 10/11 相同（内置配置；可用 --system-dir 改用一份副本）"
+        in lines
+    )
     assert (
         "  - vcruntime140.dll：假设已由 Microsoft Visual C++ 2015-2022 可再发行组件安装到 System32"
         "（未给出 System32 的副本；可用 --system-dir 核实）" in lines

@@ -273,7 +273,7 @@ ASSUMPTIONS: dict[str, tuple[str, str]] = {
     ),
     "stock-system32": (
         "System32 is a stock Windows 10/11 (built-in profile; pass --system-dir to use a copy)",
-        "System32 按未改动的 Windows 10/11 假设（内置配置；可用 --system-dir 使用一份副本）",
+        "假设 System32 与未经改动的 Windows 10/11 相同（内置配置；可用 --system-dir 改用一份副本）",
     ),
     "package-loaded": (
         "DLLs that only another folder of the same package holds are taken as loaded by that "
