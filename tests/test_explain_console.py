@@ -18,12 +18,13 @@ PASTE = (
 )
 
 
-def at_a_terminal(typed: bytes) -> subprocess.CompletedProcess[bytes]:
-    """``dlldoctor explain --format json`` with a terminal as its standard input, ``typed`` typed into it."""
+def at_a_terminal(typed: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """``dlldoctor explain`` (``--format json`` unless other ``args`` are given) with a terminal as its
+    standard input, ``typed`` typed into it."""
     master, slave = pty.openpty()
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "dlldoctor", "explain", "--format", "json"],
+            [sys.executable, "-m", "dlldoctor", "explain", *(args or ("--format", "json"))],
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -237,26 +237,13 @@ def test_explain_text_and_markdown_in_chinese() -> None:
 
 
 def test_the_paste_prompt_in_chinese() -> None:
-    import pty
+    from test_explain_console import at_a_terminal
 
-    master, slave = pty.openpty()
-    try:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "dlldoctor", "explain", "--lang", "zh"],
-            stdin=slave,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=ROOT,
-        )
-        os.write(master, PYMOD_TEXT.encode("utf-8") + b"\n")
-        out, err = process.communicate(timeout=60)
-    finally:
-        os.close(master)
-        os.close(slave)
-    prompt = err.decode("utf-8").splitlines()[0]
+    done = at_a_terminal(PYMOD_TEXT.encode("utf-8") + b"\n", "--lang", "zh")
+    prompt = done.stderr.decode("utf-8").splitlines()[0]
     assert prompt == "请粘贴报错信息，然后输入一个空行（或按 Ctrl-D；在 Windows 上按 Ctrl-Z 再按回车键）："
     assert_chinese(prompt)
-    assert process.returncode == 1, out
+    assert done.returncode == 1, done.stdout
 
 
 def test_explain_with_a_target_in_chinese(pe_bin: Path) -> None:

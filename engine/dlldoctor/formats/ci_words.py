@@ -3,6 +3,8 @@ finding kind means, and the annotations' own lines. Keyed by a stable id."""
 
 from __future__ import annotations
 
+from dlldoctor.formats.sentences import pick
+
 WORDS: dict[str, tuple[str, str]] = {
     "missing-dll": (
         "A DLL in the load graph is not found where Windows would look for it (error 126).",
@@ -40,5 +42,4 @@ WORDS: dict[str, tuple[str, str]] = {
 
 
 def word(key: str, lang: str, **values: object) -> str:
-    en, zh = WORDS[key]
-    return (zh if lang == "zh" else en).format(**values)
+    return pick(WORDS, key, lang, **values)

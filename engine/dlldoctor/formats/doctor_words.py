@@ -4,6 +4,8 @@ by a stable id; ``{name}`` marks a part that varies."""
 
 from __future__ import annotations
 
+from dlldoctor.formats.sentences import pick
+
 WORDS: dict[str, tuple[str, str]] = {
     "no-rule": (
         "✗ import {modules} fails, and no rule explains it: read the details below",
@@ -102,5 +104,4 @@ WORDS: dict[str, tuple[str, str]] = {
 
 
 def word(key: str, lang: str, **values: object) -> str:
-    en, zh = WORDS[key]
-    return (zh if lang == "zh" else en).format(**values)
+    return pick(WORDS, key, lang, **values)

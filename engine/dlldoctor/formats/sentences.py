@@ -41,6 +41,12 @@ def _compiled(tables: tuple[Table, ...]) -> tuple[tuple[re.Pattern[str], str], .
     return _COMPILED[key]
 
 
+def pick(table: Table, key: str, lang: str, **values: object) -> str:
+    """The sentence ``key`` of ``table`` in ``lang``, its parts filled in."""
+    en, zh = table[key]
+    return (zh if lang == "zh" else en).format(**values)
+
+
 def say(
     text: str, lang: str, *tables: Table, parts: Mapping[str, Callable[[str, str], str]] | None = None
 ) -> str:
