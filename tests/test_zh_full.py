@@ -209,7 +209,7 @@ def test_tree_tables_depth_note_and_defects_in_chinese(pe_bin: Path) -> None:
     assert deep.stdout.splitlines()[-1] == "✗ 有 DLL 无法加载（找不到），可能在 --depth 1 之下"
     corrupt = run("tree", str(pe_bin / "corrupt" / "zero.dll"), "--lang", "zh")
     assert corrupt.stdout == "zero.dll  [按完整路径加载]  [已损坏: 文件是空的（0 字节）]\n"
-    full = run("tree", str(pe_bin / "x64"), "--lang", "zh", "-v")
+    full = run("tree", str(pe_bin / "x64"), "--python", "3.11", "--lang", "zh", "-v")
     for done in (imports, exports, deep, corrupt, full):
         assert_chinese(done.stdout)
 
@@ -256,7 +256,16 @@ def test_explain_with_a_target_in_chinese(pe_bin: Path) -> None:
     assert "      pymod312.cp312-win_amd64.pyd 是为 Python 3.12 构建的" in lines
     assert_chinese(done.stdout, frozenset({"pymod"}))  # the module the text names
     md = run(
-        "explain", "--lang", "zh", "--target", str(pe_bin / "x64"), "--format", "markdown", stdin=PYMOD_TEXT
+        "explain",
+        "--lang",
+        "zh",
+        "--target",
+        str(pe_bin / "x64"),
+        "--python",
+        "3.11",
+        "--format",
+        "markdown",
+        stdin=PYMOD_TEXT,
     )
     assert "### 在安装上核实" in md.stdout and "  - 需要：目标中没有模块导入它" in md.stdout
     assert_chinese(md.stdout, frozenset({"pymod"}))
