@@ -222,7 +222,7 @@ def test_explain_text_and_markdown_in_chinese() -> None:
     assert done.returncode == 1
     lines = done.stdout.splitlines()
     assert lines[0].startswith("1. onnxruntime 无法加载其 Python 扩展")
-    assert "规则 onnxruntime-import-126-vcredist, 置信度 " in lines[0]
+    assert "规则 onnxruntime-import-126-vcredist，置信度 " in lines[0]
     assert lines[2].startswith(
         "   依据: 导入 onnxruntime_pybind11_state 时失败；错误代码 126 (ERROR_MOD_NOT_FOUND)；"
     )

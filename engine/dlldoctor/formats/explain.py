@@ -45,6 +45,7 @@ _LABELS = {
         "paste": "Paste the error, then an empty line (or Ctrl-D; on Windows Ctrl-Z then Enter):",
         "pasted_cut": " (first {shown:,} of {given:,} characters)",
         "and": "; ",
+        "comma": ", ",
     },
     "zh": {
         "facts": "从文本中读到的信息",
@@ -74,6 +75,7 @@ _LABELS = {
         "paste": "请粘贴报错信息，然后输入一个空行（或按 Ctrl-D；在 Windows 上按 Ctrl-Z 再按回车键）：",
         "pasted_cut": "（{given:,} 个字符中的前 {shown:,} 个）",
         "and": "；",
+        "comma": "，",
     },
 }
 
@@ -140,7 +142,7 @@ def render_text(ex: Explanation, families: Families, *, colour: bool = False) ->
             f"{n}. "
             + s(d.rule.title.get(ex.lang), "bold", colour_name)
             + s(
-                f"  [{d.rule.category}] {label['rule']} {d.rule.id}, "
+                f"  [{d.rule.category}] {label['rule']} {d.rule.id}{label['comma']}"
                 f"{label['confidence']} {d.confidence:.0%}",
                 "dim",
             )
