@@ -176,7 +176,11 @@ def test_it_is_ascii_and_out_writes_it_whole(tmp_path: Path) -> None:
         [sys.executable, "-m", "dlldoctor", "collector", "--out", str(tmp_path / "no" / "x.py")],
         capture_output=True, text=True,
     )  # fmt: skip
-    assert bad.returncode == 2 and bad.stderr.startswith("dlldoctor: error: --out ") and len(bad.stderr.splitlines()) == 1
+    assert (
+        bad.returncode == 2
+        and bad.stderr.startswith("dlldoctor: error: --out ")
+        and len(bad.stderr.splitlines()) == 1
+    )
 
 
 def test_collector_as_json_is_the_same_file_with_its_digest(capsys: pytest.CaptureFixture[str]) -> None:

@@ -374,9 +374,13 @@ def test_the_scan_uses_the_machines_own_known_dlls(tmp_path: Path, pe_bin: Path)
     assert result.environment.system_dir is not None and result.environment.system_dir.label == str(fw.system)
 
 
-def test_a_report_that_cannot_be_written_is_one_line(tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys) -> None:
+def test_a_report_that_cannot_be_written_is_one_line(
+    tmp_path: Path, pe_bin: Path, torch_tree: Path, capsys
+) -> None:
     from dlldoctor.errors import InputError
 
     fw = machine(tmp_path, pe_bin, torch_tree)
-    with pytest.raises(InputError, match=r"^--report .*/no/such/folder/b\.json: cannot write: No such file or directory$"):
+    with pytest.raises(
+        InputError, match=r"^--report .*/no/such/folder/b\.json: cannot write: No such file or directory$"
+    ):
         run_doctor(fw, capsys, report=tmp_path / "no" / "such" / "folder" / "b.json")

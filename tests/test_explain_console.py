@@ -18,12 +18,13 @@ PASTE = (
 )
 
 
-def at_a_terminal(typed: bytes) -> subprocess.CompletedProcess[bytes]:
-    """``dlldoctor explain --format json`` with a terminal as its standard input, ``typed`` typed into it."""
+def at_a_terminal(typed: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """``dlldoctor explain`` (``--format json`` unless other ``args`` are given) with a terminal as its
+    standard input, ``typed`` typed into it."""
     master, slave = pty.openpty()
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "dlldoctor", "explain", "--format", "json"],
+            [sys.executable, "-m", "dlldoctor", "explain", *(args or ("--format", "json"))],
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -50,7 +51,10 @@ def test_the_clipboard_outside_windows_is_one_line() -> None:
         [sys.executable, "-m", "dlldoctor", "explain", "--clipboard"], capture_output=True, text=True
     )
     assert done.returncode == 2
-    assert done.stderr == "dlldoctor: error: --clipboard reads the Windows clipboard, and it holds no text here\n"
+    assert (
+        done.stderr
+        == "dlldoctor: error: --clipboard reads the Windows clipboard, and it holds no text here\n"
+    )
 
 
 def test_one_source_of_text_at_a_time(tmp_path) -> None:
@@ -60,4 +64,6 @@ def test_one_source_of_text_at_a_time(tmp_path) -> None:
         text=True,
     )
     assert done.returncode == 2
-    assert done.stderr == "dlldoctor: error: give the error text one way only, not with --file and --clipboard\n"
+    assert (
+        done.stderr == "dlldoctor: error: give the error text one way only, not with --file and --clipboard\n"
+    )

@@ -47,7 +47,6 @@ class Tally:
 TALLY = Tally()
 
 
-
 @pytest.fixture(scope="session")
 def wheel_members(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The torch and msvc-runtime wheel members the layouts use, unpacked once."""

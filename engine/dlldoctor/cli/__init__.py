@@ -70,7 +70,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         open_output(args)
         status: int = args._execute(args)
     except DllDoctorError as e:
-        print(f"dlldoctor: error: {e}", file=sys.stderr)
+        if getattr(args, "lang", None) == "zh":
+            from dlldoctor.formats.error_words import error_line
+
+            print(error_line(str(e), "zh"), file=sys.stderr)
+        else:
+            print(f"dlldoctor: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("dlldoctor: interrupted", file=sys.stderr)

@@ -87,10 +87,12 @@ def looks_binary(text: str) -> bool:
     return controls > len(sample) // 20
 
 
-def read_paste(stream: TextIO, prompt: TextIO) -> bytes:
+def read_paste(stream: TextIO, prompt: TextIO, lang: str | None = None) -> bytes:
     """A paste typed or pasted into a terminal: up to the first empty line, or Ctrl-D (Ctrl-Z then Enter
     on Windows). Empty lines before the paste are skipped."""
-    prompt.write("Paste the error, then an empty line (or Ctrl-D; on Windows Ctrl-Z then Enter):\n")
+    from dlldoctor.formats.explain import paste_prompt
+
+    prompt.write(paste_prompt(lang) + "\n")
     prompt.flush()
     lines: list[str] = []
     size = 0
@@ -128,7 +130,7 @@ def read_input(args: argparse.Namespace) -> str:
     elif args.text == ["-"] or (not args.text and not sys.stdin.isatty()):
         data = sys.stdin.buffer.read(MAX_INPUT + 1)
     elif not args.text:
-        data = read_paste(sys.stdin, sys.stderr)
+        data = read_paste(sys.stdin, sys.stderr, args.lang)
     elif args.text:
         # Undecodable bytes in argv arrive as lone surrogates; keep them printable.
         return " ".join(args.text).encode("utf-8", "surrogateescape").decode("utf-8", "replace")

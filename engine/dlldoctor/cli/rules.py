@@ -245,16 +245,23 @@ def _list(args: argparse.Namespace) -> int:
         ]
         write(json.dumps({"version": 1, "rules": items}, ensure_ascii=False, indent=2, sort_keys=True))
         return 0
+    from dlldoctor.formats.rule_text import word
+
+    lang = args.lang
     if args.format == "markdown":
-        lines = ["| rule | category | status | title |", "|---|---|---|---|"]
-        lines += [f"| `{r.id}` | {r.category} | {r.status} | {r.title.get(args.lang)} |" for r in rules]
+        lines = [word("list_head", lang), "|---|---|---|---|"]
+        lines += [
+            f"| `{r.id}` | {r.category} | {word(r.status, lang)} | {r.title.get(lang)} |" for r in rules
+        ]
         write("\n".join(lines))
         return 0
     width = max((len(r.id) for r in rules), default=10)
     cwidth = max((len(r.category) for r in rules), default=10)
     for r in rules:
-        write(f"{r.id:<{width}}  {r.category:<{cwidth}}  {r.status:<12}  {r.title.get(args.lang)}")
-    write(f"{len(rules)} rules")
+        status = word(r.status, lang)
+        status += " " * (12 - len(status) - sum(ord(ch) > 0x2E80 for ch in status))  # wide: 2 columns
+        write(f"{r.id:<{width}}  {r.category:<{cwidth}}  {status}  {r.title.get(lang)}")
+    write(word("count", lang, n=len(rules)))
     return 0
 
 

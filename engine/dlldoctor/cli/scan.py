@@ -134,14 +134,10 @@ def execute(args: argparse.Namespace) -> int:
     write(text)
     for result in results:
         if not result.files:
-            if args.lang == "zh":
-                line = f"dlldoctor: 错误: {result.target}：不是 Windows 目标（其中没有 DLL、.pyd 或 .exe），未做任何检查"
-            else:
-                line = (
-                    f"dlldoctor: error: {result.target}: not a Windows target (no DLL, .pyd or .exe in it); "
-                    "nothing was checked"
-                )
-            write(line, sys.stderr)
+            from dlldoctor.formats.error_words import error_line
+
+            said = f"{result.target}: not a Windows target (no DLL, .pyd or .exe in it); nothing was checked"
+            write(error_line(said, args.lang), sys.stderr)
     return code
 
 
@@ -180,16 +176,22 @@ def _bundle(args: argparse.Namespace) -> int:
     bundle = read_bundle(args.bundle)
     scan = bundle.get("scan")
     if args.format == "text":
+        from dlldoctor.formats import scan_words
+        from dlldoctor.formats.doctor_words import word
+        from dlldoctor.formats.scan_sentences import say_finding
+
+        lang = args.lang
         if not scan:
-            write("The bundle holds no scan (the collector writes none); its diagnosis rests on the probes.")
+            write(word("bundle-no-scan", lang))
         else:
-            write(f"scan of {scan.get('target')} on the machine:")
+            write(word("bundle-scan-of", lang, target=scan.get("target")))
             for finding in scan.get("findings") or []:
-                write(f"  ✗ {finding.get('kind')}  {finding.get('message')}")
+                kind = scan_words.kind(str(finding.get("kind")), lang)
+                write(f"  ✗ {kind}  {say_finding(str(finding.get('message')), lang)}")
+            colon = word("colon", lang)
             for diagnosis in scan.get("diagnoses") or []:
-                write(
-                    f"  {diagnosis.get('severity')}: {diagnosis.get('category')} ({diagnosis.get('rule_id')})"
-                )
+                severity = scan_words.severity(str(diagnosis.get("severity")), lang)
+                write(f"  {severity}{colon}{diagnosis.get('category')} ({diagnosis.get('rule_id')})")
             write("")
     args.rules = Path(args.rules) if args.rules else None
     return show(args, bundle, api_colour=use_colour(sys.stdout))

@@ -36,6 +36,7 @@ def query_language(query: str) -> str:
 def execute(args: argparse.Namespace) -> int:
 
     printable_output()
+    from dlldoctor.formats.rule_text import word
     from dlldoctor.formats.style import Style
     from dlldoctor.kb.ruleset import load_rule_set
     from dlldoctor.kb.search import search, terms
@@ -67,13 +68,13 @@ def execute(args: argparse.Namespace) -> int:
             )
         )
     elif args.format == "markdown":
-        lines = ["| rule | category | title |", "|---|---|---|"]
+        lines = [word("search_head", lang), "|---|---|---|"]
         lines += [f"| `{h.rule.id}` | {h.rule.category} | {h.rule.title.get(lang)} |" for h in hits]
-        write("\n".join(lines) if hits else "No rule matches.")
+        write("\n".join(lines) if hits else word("no_match", lang))
     else:
         s = Style(use_colour(sys.stdout))
         if not hits:
-            write("没有匹配的规则。" if lang == "zh" else f"No rule matches {query!r}.")
+            write(word("no_match_query", lang, query=query))
         for h in hits:
             write(s(h.rule.id, "bold") + s(f"  [{h.rule.category}]", "dim") + f"  {h.rule.title.get(lang)}")
     return 0

@@ -94,11 +94,10 @@ def execute(args: argparse.Namespace) -> int:
             for rel, ctx, tree in shown
         )
         if args.depth is not None and any(failures):
-            kinds = ", ".join(sorted({f for f in failures if f}))
-            if args.lang == "zh":
-                text += f"✗ 有 DLL 无法加载（{kinds}），可能在 --depth {args.depth} 之下\n"
-            else:
-                text += f"✗ a DLL does not load ({kinds}); it may be deeper than --depth {args.depth}\n"
+            from dlldoctor.formats.scan_words import label, statuses
+
+            kinds = statuses({f for f in failures if f}, args.lang)
+            text += label(args.lang, "deeper", kinds=kinds, depth=args.depth) + "\n"
         write(f"```text\n{text.rstrip()}\n```" if args.format == "markdown" else text)
     return EXIT_PROBLEMS if any(f is not None for f in failures) else EXIT_OK
 
@@ -121,5 +120,5 @@ def _tables(args: argparse.Namespace, result: ScanResult[object], matches: list[
         data = tree_json.table_dict(rel, report.facts, args.imports, args.exports)
         write(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True))
     else:
-        write(tree_json.table_text(rel, report.facts, args.imports, args.exports))
+        write(tree_json.table_text(rel, report.facts, args.imports, args.exports, args.lang))
     return EXIT_OK

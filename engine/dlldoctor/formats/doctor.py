@@ -12,19 +12,14 @@ from typing import Any
 
 from dlldoctor.diagnose.doctor import Conclusion, LiveFailure
 from dlldoctor.diagnose.explain import Explanation
+from dlldoctor.formats import scan_sentences as sentences
+from dlldoctor.formats.doctor_words import word
 from dlldoctor.formats.style import Style
 from dlldoctor.kb.ruleset import RuleSet
 
 GITHUB_LIMIT = 65536
 MARKDOWN_BUDGET = 60000  # characters of details; the rest of the page stays well under the limit
-MESSAGES = {
-    126: "a DLL it needs is not found",
-    127: "a DLL it needs lacks an imported name",
-    193: "a file is for another machine type or is not a PE file",
-    1114: "a DLL's initialisation failed",
-    1455: "the paging file is too small",
-    4551: "an Application Control policy blocked the file",
-}
+CODES = (126, 127, 193, 1114, 1455, 4551)
 
 
 def verdict_line(conclusion: Conclusion, rule_set: RuleSet, lang: str = "en") -> str:
@@ -32,30 +27,30 @@ def verdict_line(conclusion: Conclusion, rule_set: RuleSet, lang: str = "en") ->
     modules = ", ".join(conclusion.failing)
     if conclusion.rule_id is None:
         if conclusion.failing:
-            return f"✗ import {modules} fails, and no rule explains it: read the details below"
-        return "✓ every import works and the scan finds nothing wrong"
+            return word("no-rule", lang, modules=modules)
+        return word("healthy", lang)
     rule = rule_set.get(conclusion.rule_id)
     title = rule.title.get(lang) if rule else conclusion.rule_id
     if conclusion.severity == "warning":
-        return f"⚠ {conclusion.category}: {title} — a warning: every import works; it fails only if used"
+        return word("warning", lang, category=conclusion.category, title=title)
     if conclusion.confirmed:
-        how = "confirmed on this machine"
+        how = word("confirmed", lang)
     elif conclusion.source == "probe":
-        how = "read from the link the live probe saw fail (no scan of the install)"
+        how = word("from-probe", lang)
     elif conclusion.failing:
-        how = "from the error text only (the install does not confirm it)"
+        how = word("from-text", lang)
     else:
-        how = "found by the scan; the import itself works now"
-    return f"✗ {conclusion.category}: {title} — {how}"
+        how = word("from-scan", lang)
+    return word("verdict", lang, category=conclusion.category, title=title, how=how)
 
 
-def live_line(live: LiveFailure) -> str:
-    meaning = MESSAGES.get(live.code, "the load failed")
-    line = f"LoadLibraryExW({live.path}) failed with {live.code}: {meaning}"
+def live_line(live: LiveFailure, lang: str = "en") -> str:
+    meaning = word(f"code-{live.code}" if live.code in CODES else "code-other", lang)
+    line = word("live", lang, path=live.path, code=live.code, meaning=meaning)
     if live.missing_name:
-        line += f" — {live.in_dll} lacks {live.missing_name}"
+        line += word("live-lacks", lang, dll=live.in_dll, name=live.missing_name)
     elif live.missing_dll:
-        line += f" — {live.missing_dll} does not load"
+        line += word("live-no-load", lang, dll=live.missing_dll)
     return line
 
 
@@ -69,18 +64,20 @@ def render_text(
     lang: str = "en",
 ) -> str:
     style = Style(colour)
+    colon = word("colon", lang)
     first = verdict_line(conclusion, rule_set, lang)
     lines = [style(first, "bold", {"✗": "red", "⚠": "yellow"}.get(first[:1], "green"))]
     for reproduced in bundle.get("reproduced") or []:
         if reproduced.get("ok") is False:
-            lines.append(f"  reproduced: {reproduced.get('text')}")
+            lines.append(f"  {word('reproduced', lang)}{colon}{reproduced.get('text')}")
     if conclusion.live is not None:
-        lines.append(f"  live probe: {live_line(conclusion.live)}")
-    lines.extend(f"  evidence: {e}" for e in conclusion.evidence[:8])
-    lines.extend(_fixes(conclusion, rule_set, lang, "  fix: "))
+        lines.append(f"  {word('live-probe', lang)}{colon}{live_line(conclusion.live, lang)}")
+    evidence = word("evidence", lang)
+    lines.extend(f"  {evidence}{colon}{sentences.evidence(e, lang)}" for e in conclusion.evidence[:8])
+    lines.extend(_fixes(conclusion, rule_set, lang, f"  {word('fix', lang)}{colon}"))
     lines.append("")
-    lines.append(style("The machine", "bold"))
-    lines.extend(f"  {line}" for line in fact_lines(bundle.get("facts") or {}))
+    lines.append(style(word("machine", lang), "bold"))
+    lines.extend(f"  {line}" for line in fact_lines(bundle.get("facts") or {}, lang))
     return "\n".join(lines)
 
 
@@ -89,43 +86,69 @@ def _fixes(conclusion: Conclusion, rule_set: RuleSet, lang: str, prefix: str) ->
     if rule is None:
         return []
     out = []
+    indent = " " * (len(prefix) + sum(ord(ch) > 0x2E80 for ch in prefix))  # wide characters: 2 columns
     for fix in rule.fixes[:3]:
         out.append(prefix + fix.text.get(lang))
-        out.extend(f"{' ' * len(prefix)}{shell}> {command}" for shell, command in fix.commands[:2])
+        out.extend(f"{indent}{shell}> {command}" for shell, command in fix.commands[:2])
     return out
 
 
-def fact_lines(facts: dict[str, Any]) -> list[str]:
+def fact_lines(facts: dict[str, Any], lang: str = "en") -> list[str]:
     interp = facts.get("interpreter") or {}
     windows = facts.get("windows") or {}
     redist = facts.get("vc_redist") or {}
     build = ".".join(str(windows.get(k)) for k in ("CurrentBuild", "UBR") if windows.get(k) is not None)
+    long_paths = "enabled" if facts.get("long_paths_enabled") == 1 else "disabled"
+    wdac = facts.get("wdac_policies", word("unknown", lang))
     lines = [
-        f"Python {interp.get('version')} ({interp.get('bits')}-bit, {interp.get('kind')}): {interp.get('executable')}",
-        f"site-packages: {interp.get('site_packages')}",
-        f"Windows: {windows.get('ProductName')} {windows.get('DisplayVersion') or ''} build {build or '?'}",
-        f"VC++ Redistributable (x64): {redist.get('version') or 'not installed'}",
-        f"System32 DLLs: {_versions(facts.get('system_dlls') or {})}",
-        f"NVIDIA driver: {facts.get('nvidia_driver') or 'none found'}",
-        f"Smart App Control: {_sac(facts.get('smart_app_control'))}; App Control (WDAC) policies in force: "
-        f"{facts.get('wdac_policies', 'unknown')}; long paths: "
-        f"{'enabled' if facts.get('long_paths_enabled') == 1 else 'disabled'}; "
-        f"console code page: {facts.get('console_code_page')}",
-        f"PATH: {len(facts.get('path') or [])} folder(s)",
+        word(
+            "fact-python",
+            lang,
+            version=interp.get("version"),
+            bits=interp.get("bits"),
+            kind=interp.get("kind"),
+            exe=interp.get("executable"),
+        ),
+        f"site-packages{word('colon', lang)}{interp.get('site_packages')}",
+        word(
+            "fact-windows",
+            lang,
+            product=windows.get("ProductName"),
+            display=windows.get("DisplayVersion") or "",
+            build=build or "?",
+        ),
+        word("fact-redist", lang, version=redist.get("version") or word("not-installed", lang)),
+        word("fact-system32", lang, versions=_versions(facts.get("system_dlls") or {}, lang)),
+        word("fact-driver", lang, driver=facts.get("nvidia_driver") or word("none-found", lang)),
+        word(
+            "fact-policies",
+            lang,
+            sac=_sac(facts.get("smart_app_control"), lang),
+            wdac=wdac,
+            long=word(long_paths, lang),
+            cp=facts.get("console_code_page"),
+        ),
+        word("fact-path", lang, n=len(facts.get("path") or [])),
     ]
     env = facts.get("environment") or {}
     if env.get("CONDA_PREFIX"):
-        lines.append(f"conda: activated ({env.get('CONDA_DEFAULT_ENV')})")
+        lines.append(word("fact-conda", lang, name=env.get("CONDA_DEFAULT_ENV")))
     return lines
 
 
-def _versions(versions: dict[str, Any]) -> str:
-    return ", ".join(f"{name} {version}" for name, version in sorted(versions.items())) or "none read"
+def _versions(versions: dict[str, Any], lang: str = "en") -> str:
+    # the collector writes "present" for a DLL whose version resource it could not read
+    listed = ", ".join(
+        f"{name} {word('present', lang) if version == 'present' else version}"
+        for name, version in sorted(versions.items())
+    )
+    return listed or word("none-read", lang)
 
 
-def _sac(state: object) -> str:
+def _sac(state: object, lang: str = "en") -> str:
     # VerifiedAndReputablePolicyState: 0 off, 1 on (enforced), 2 evaluation.
-    return {0: "off", 1: "on", 2: "evaluation"}.get(state, "unknown") if isinstance(state, int) else "unknown"
+    key = {0: "sac-off", 1: "sac-on", 2: "sac-evaluation"}.get(state) if isinstance(state, int) else None
+    return word(key or "unknown", lang)
 
 
 def render_markdown(
@@ -137,43 +160,51 @@ def render_markdown(
 ) -> str:
     parts = [f"### {verdict_line(conclusion, rule_set, lang)}", ""]
     if conclusion.live is not None:
-        parts += [f"Live probe: `{live_line(conclusion.live)}`", ""]
+        parts += [
+            f"{word('live-probe-md', lang)}{word('colon', lang)}`{live_line(conclusion.live, lang)}`",
+            "",
+        ]
     rule = rule_set.get(conclusion.rule_id) if conclusion.rule_id else None
     for fix in rule.fixes[:3] if rule else ():
         parts.append(f"- {fix.text.get(lang)}")
         parts.extend(f"  - {shell}: `{command}`" for shell, command in fix.commands[:2])
     budget = MARKDOWN_BUDGET
-    for title, body in _detail_blocks(bundle, conclusion):
-        block, budget = _cut(body, budget)
+    for title, body in _detail_blocks(bundle, conclusion, lang):
+        block, budget = _cut(body, budget, lang)
         parts += ["", f"<details><summary>{title}</summary>", "", "```", block, "```", "", "</details>"]
     return "\n".join(parts)
 
 
-def _detail_blocks(bundle: dict[str, Any], conclusion: Conclusion) -> list[tuple[str, str]]:
+def _detail_blocks(bundle: dict[str, Any], conclusion: Conclusion, lang: str = "en") -> list[tuple[str, str]]:
+    none = word("none", lang)
     reproduced = "\n\n".join(
-        f"import {r.get('module')}: {r.get('text') or 'ok'}" for r in bundle.get("reproduced") or []
+        f"import {r.get('module')}: {r.get('text') or word('ok', lang)}"
+        for r in bundle.get("reproduced") or []
     )
     probes = "\n".join(
         f"{c.get('code')}\t{c.get('path')}" + (f"\t{c.get('missing_dll') or c.get('missing_name')}" if c.get("code") else "")
         for p in bundle.get("probes") or [] for c in p.get("calls") or []
     )  # fmt: skip
     scan = bundle.get("scan") or {}
-    findings = "\n".join(str(f.get("message")) for f in scan.get("findings") or [])
+    findings = "\n".join(
+        sentences.say_finding(str(f.get("message")), lang) for f in scan.get("findings") or []
+    )
+    evidence = "\n".join(sentences.evidence(e, lang) for e in conclusion.evidence)
     return [
-        ("Reproduced imports", reproduced or "none"),
-        ("Evidence", "\n".join(conclusion.evidence) or "none"),
-        ("The machine", "\n".join(fact_lines(bundle.get("facts") or {}))),
-        ("Live probe (code, file, what failed)", probes or "no probe: every import worked"),
-        ("Static scan findings", findings or "none"),
+        (word("reproduced-imports", lang), reproduced or none),
+        (word("evidence-md", lang), evidence or none),
+        (word("machine", lang), "\n".join(fact_lines(bundle.get("facts") or {}, lang))),
+        (word("probe-calls", lang), probes or word("no-probe", lang)),
+        (word("scan-findings", lang), findings or none),
     ]
 
 
-def _cut(body: str, budget: int) -> tuple[str, int]:
+def _cut(body: str, budget: int, lang: str = "en") -> tuple[str, int]:
     body = body.replace("```", "'''")
     if len(body) <= budget:
         return body, budget - len(body)
     kept = body[: max(budget, 0)].rsplit("\n", 1)[0]
-    return f"{kept}\n… {len(body) - len(kept)} more characters left out", 0
+    return f"{kept}\n{word('left-out', lang, n=len(body) - len(kept))}", 0
 
 
 def render_json(bundle: dict[str, Any]) -> str:

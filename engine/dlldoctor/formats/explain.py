@@ -43,6 +43,10 @@ _LABELS = {
         "rule": "rule",
         "docs": "docs",
         "pasted": "The error text",
+        "paste": "Paste the error, then an empty line (or Ctrl-D; on Windows Ctrl-Z then Enter):",
+        "pasted_cut": " (first {shown:,} of {given:,} characters)",
+        "and": "; ",
+        "comma": ", ",
     },
     "zh": {
         "facts": "从文本中读到的信息",
@@ -70,8 +74,16 @@ _LABELS = {
         "rule": "规则",
         "docs": "文档",
         "pasted": "错误文本",
+        "paste": "请粘贴报错信息，然后输入一个空行（或按 Ctrl-D；在 Windows 上按 Ctrl-Z 再按回车键）：",
+        "pasted_cut": "（{given:,} 个字符中的前 {shown:,} 个）",
+        "and": "；",
+        "comma": "，",
     },
 }
+
+
+def paste_prompt(lang: str | None) -> str:
+    return _LABELS["zh" if lang == "zh" else "en"]["paste"]
 
 
 def split_shown(ex: Explanation) -> tuple[list[Diagnosis], list[Diagnosis]]:
@@ -134,16 +146,13 @@ def render_text(ex: Explanation, families: Families, *, colour: bool = False) ->
             f"{n}. "
             + s(d.rule.title.get(ex.lang), "bold", colour_name)
             + s(
-                f"  [{d.rule.category}] {label['rule']} {d.rule.id}, "
+                f"  [{d.rule.category}] {label['rule']} {d.rule.id}{label['comma']}"
                 f"{label['confidence']} {d.confidence:.0%}",
                 "dim",
             )
         )
         out.append("   " + d.rule.summary.get(ex.lang))
-        out.append(
-            f"   {label['why']}: "
-            + ("；" if ex.lang == "zh" else "; ").join(why(e, ex.lang, families) for e in d.evidence)
-        )
+        out.append(f"   {label['why']}: " + label["and"].join(why(e, ex.lang, families) for e in d.evidence))
         out.append(f"   {label['fix']}:")
         for i, fix in enumerate(d.rule.fixes, 1):
             out += ["     " + line for line in fix_lines(fix, ex.lang, i)]
@@ -232,7 +241,7 @@ def pasted_block(text: str, lang: str) -> list[str]:
     if cut:
         shown = shown[:MAX_PASTED]
     fence = _fence(shown)
-    more = f" (first {MAX_PASTED:,} of {len(text.strip()):,} characters)" if cut else ""
+    more = label["pasted_cut"].format(shown=MAX_PASTED, given=len(text.strip())) if cut else ""
     return [
         f"<details><summary>{label['pasted']}{more}</summary>",
         "",
@@ -261,7 +270,9 @@ def render_markdown(ex: Explanation, families: Families, text: str | None = None
             f"{n}. **{d.rule.title.get(ex.lang)}** — [`{d.rule.id}`]({rule_url(d.rule)}) ({d.rule.category}, "
             f"{label['confidence']} {d.confidence:.0%})"
         )
-        out.append(f"   - {label['why']}: " + "; ".join(why(e, ex.lang, families) for e in d.evidence))
+        out.append(
+            f"   - {label['why']}: " + label["and"].join(why(e, ex.lang, families) for e in d.evidence)
+        )
         for i, fix in enumerate(d.rule.fixes, 1):
             out.append(
                 f"   - {label['fix']} {i}: {fix.text.get(ex.lang)}" + (f" <{fix.url}>" if fix.url else "")

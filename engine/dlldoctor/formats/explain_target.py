@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 from dlldoctor.diagnose.crosscheck import CheckedDiagnosis
 from dlldoctor.diagnose.explain import Explanation
 from dlldoctor.diagnose.verdicts import ProbedRule
+from dlldoctor.formats import scan_sentences as sentences
 from dlldoctor.formats.explain import explanation_dict
 from dlldoctor.formats.style import Style
 from dlldoctor.kb.families import Families
 from dlldoctor.scan.result import ScanResult
+from dlldoctor.vocabulary import ProbeKind
 
 _WORDS = {
     "en": {
@@ -34,6 +36,17 @@ _WORDS = {
 _COLOUR = {"confirmed": "red", "refuted": "green", "unknown": "yellow"}
 
 
+_PROBE_KINDS = frozenset(get_args(ProbeKind))
+
+
+def _evidence(line: str, lang: str) -> str:
+    """A line of evidence; a refuting one starts with the probe's kind (``machine-matches: …``)."""
+    kind, sep, rest = line.partition(": ")
+    if sep and kind in _PROBE_KINDS:
+        return kind + ("：" if lang == "zh" else ": ") + sentences.evidence(rest, lang)
+    return sentences.evidence(line, lang)
+
+
 def _title(ex: Explanation, check: CheckedDiagnosis) -> str:
     return check.diagnosis.rule.title.get(ex.lang) if check.diagnosis else check.rule_id
 
@@ -44,9 +57,12 @@ def render_text(ex: Explanation, checks: tuple[CheckedDiagnosis, ...], colour: b
     for check in checks:
         mark = s(f"[{words[check.verdict]}]", _COLOUR[check.verdict], "bold")
         extra = s(f"  ({words['extra']})", "dim") if check.diagnosis is None else ""
-        out.append(f"  {mark} {check.rule_id}: {_title(ex, check)}{extra}")
-        out += [f"      {line}" for line in check.evidence[:4]]
-        out += [f"      {words['collect']}: {line}" for line in check.to_collect]
+        colon = "：" if ex.lang == "zh" else ": "
+        out.append(f"  {mark} {check.rule_id}{colon}{_title(ex, check)}{extra}")
+        out += [f"      {_evidence(line, ex.lang)}" for line in check.evidence[:4]]
+        out += [
+            f"      {words['collect']}{colon}{sentences.collect(line, ex.lang)}" for line in check.to_collect
+        ]
     return "\n".join(out)
 
 
@@ -54,9 +70,12 @@ def render_markdown(ex: Explanation, checks: tuple[CheckedDiagnosis, ...]) -> st
     words = _WORDS[ex.lang]
     out = [f"### {words['heading']}", ""]
     for check in checks:
-        out.append(f"- **{words[check.verdict]}** `{check.rule_id}`: {_title(ex, check)}")
-        out += [f"  - {line}" for line in check.evidence[:4]]
-        out += [f"  - {words['collect']}: {line}" for line in check.to_collect]
+        colon = "：" if ex.lang == "zh" else ": "
+        out.append(f"- **{words[check.verdict]}** `{check.rule_id}`{colon}{_title(ex, check)}")
+        out += [f"  - {_evidence(line, ex.lang)}" for line in check.evidence[:4]]
+        out += [
+            f"  - {words['collect']}{colon}{sentences.collect(line, ex.lang)}" for line in check.to_collect
+        ]
     return "\n".join(out)
 
 

@@ -73,11 +73,11 @@ def rule_json(rule: Rule) -> str:
     return json.dumps({"version": 1, "rule": rule_dict(rule)}, ensure_ascii=False, indent=2, sort_keys=True)
 
 
-def _match_lines(rule: Rule) -> list[str]:
+def _match_lines(rule: Rule, lang: str = "en") -> list[str]:
     lines = []
     for group, items in (("all", rule.match.all), ("any", rule.match.any), ("none", rule.match.none)):
         for m in items:
-            lines.append(f"{group:<4} {m.describe()}  (weight {m.weight:g})")
+            lines.append(f"{group:<4} {m.describe()}  " + word("weight", lang, w=f"{m.weight:g}"))
     if rule.match.min_any is not None:
         lines.append(f"min_any {rule.match.min_any:g}")
     return lines
@@ -94,21 +94,49 @@ def fix_lines(fix: Fix, lang: str, number: int) -> list[str]:
     return lines
 
 
+# The words of `rules show` and `rules list` that are not the rule's own, in English and Chinese.
+WORDS: dict[str, tuple[str, str]] = {
+    "experimental": ("experimental", "实验性"),
+    "stable": ("stable", "稳定"),
+    "deprecated": ("deprecated", "已弃用"),
+    "error": ("error", "错误"),
+    "warning": ("warning", "警告"),
+    "info": ("info", "提示"),
+    "expect": ("expect", "预期"),
+    "weight": ("(weight {w})", "（权重 {w}）"),
+    "more_lines": ("  (+{n} lines)", "（另有 {n} 行）"),
+    "file": ("file: {path}", "文件：{path}"),
+    "count": ("{n} rules", "共 {n} 条规则"),
+    "list_head": ("| rule | category | status | title |", "| 规则 | 类别 | 状态 | 标题 |"),
+    "comma": (", ", "，"),
+    "search_head": ("| rule | category | title |", "| 规则 | 类别 | 标题 |"),
+    "no_match": ("No rule matches.", "没有匹配的规则。"),
+    "no_match_query": ("No rule matches {query!r}.", "没有匹配的规则。"),
+}
+
+
+def word(key: str, lang: str, **values: object) -> str:
+    en, zh = WORDS.get(key, (key, key))
+    return (zh if lang == "zh" else en).format(**values)
+
+
 def rule_text(rule: Rule, lang: str, *, colour: bool = False) -> str:
     s = Style(colour)
+    comma = word("comma", lang)
+    tags = comma.join([rule.category, word(rule.status, lang), word(rule.severity, lang)])
     out = [
-        s(f"{rule.id}", "bold") + f"  [{rule.category}, {rule.status}, {rule.severity}]",
+        s(f"{rule.id}", "bold") + f"  [{tags}]",
         rule.title.get(lang),
         "",
     ]
     out += [rule.summary.get(lang), ""]
     out.append(s("Match" if lang == "en" else "匹配条件", "bold"))
-    out += ["  " + line for line in _match_lines(rule)]
+    out += ["  " + line for line in _match_lines(rule, lang)]
     if rule.probes:
         out.append(s("Probes" if lang == "en" else "探查", "bold"))
         for p in rule.probes:
             args = ", ".join(f"{k}={'/'.join(v) if isinstance(v, tuple) else v}" for k, v in p.args)
-            out.append(f"  {p.kind}({args}) expect {p.expect}")
+            out.append(f"  {p.kind}({args}) {word('expect', lang)} {p.expect}")
     out.append(s("Fix" if lang == "en" else "修复", "bold"))
     for i, fix in enumerate(rule.fixes, 1):
         out += ["  " + line for line in fix_lines(fix, lang, i)]
@@ -122,8 +150,8 @@ def rule_text(rule: Rule, lang: str, *, colour: bool = False) -> str:
     ):
         for text in texts:
             first, *rest = text.strip().splitlines() or [""]
-            out.append(f"  {kind}: {first}" + (f"  (+{len(rest)} lines)" if rest else ""))
-    out.append(s(f"file: {rule.path}", "dim"))
+            out.append(f"  {kind}: {first}" + (word("more_lines", lang, n=len(rest)) if rest else ""))
+    out.append(s(word("file", lang, path=rule.path), "dim"))
     return "\n".join(out)
 
 

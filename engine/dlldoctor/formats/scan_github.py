@@ -7,6 +7,9 @@ https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 from __future__ import annotations
 
 from dlldoctor.diagnose.verdicts import ProbedRule
+from dlldoctor.formats import scan_sentences as sentences
+from dlldoctor.formats import scan_words as words
+from dlldoctor.formats.ci_words import word
 from dlldoctor.formats.links import rule_url
 from dlldoctor.scan.result import ScanResult
 
@@ -36,27 +39,31 @@ def render(results: list[ScanResult[ProbedRule]], lang: str = "en") -> str:
         for group in by_category.values():
             probed, rule = group[0], group[0].rule
             fix = rule.fixes[0].text.get(lang) if rule.fixes else ""
-            also = [f"also confirmed for this cause: {', '.join(p.rule.id for p in group[1:])}"]
+            also = [word("also", lang, ids=", ".join(p.rule.id for p in group[1:]))]
             message = "\n".join(
-                [rule.title.get(lang), *probed.evidence[:4]]
-                + ([f"fix: {fix}"] if fix else [])
+                [rule.title.get(lang), *(sentences.evidence(e, lang) for e in probed.evidence[:4])]
+                + ([word("fix", lang, text=fix)] if fix else [])
                 + (also if len(group) > 1 else [])
-                + [f"docs: {rule_url(rule)}"]
+                + [word("docs", lang, url=rule_url(rule))]
             )
             lines.append(annotation(rule.severity, result.target, f"dlldoctor {rule.id}", message))
         for finding in result.findings:
             if finding.severity == "info":
                 continue
             errors += finding.severity == "error"
-            message = f"{finding.message}\n{' → '.join(finding.chain)} ({finding.context})"
+            chain = word(
+                "chain-context",
+                lang,
+                chain=" → ".join(finding.chain),
+                context=words.context(finding.context, lang),
+            )
+            message = f"{sentences.finding_message(finding, lang)}\n{chain}"
             lines.append(annotation(finding.severity, result.target, f"dlldoctor {finding.kind}", message))
         if not result.files:
-            lines.append(
-                annotation("error", result.target, "dlldoctor", "not a Windows target: it holds no PE file")
-            )
+            lines.append(annotation("error", result.target, "dlldoctor", word("not-windows", lang)))
     empty = sum(not r.files for r in results)
-    verdict = f"{errors} error(s)" if errors else ("" if empty else "no problems found")
+    verdict = word("errors", lang, n=errors) if errors else ("" if empty else word("healthy", lang))
     if empty:
-        verdict += (", " if verdict else "") + f"{empty} not a Windows target (nothing checked)"
-    lines.append(f"dlldoctor: {len(results)} target(s) scanned: {verdict}")
+        verdict += (word("comma", lang) if verdict else "") + word("empty", lang, n=empty)
+    lines.append(word("summary", lang, n=len(results), verdict=verdict))
     return "\n".join(lines) + "\n"

@@ -8,6 +8,7 @@ What does not fit the limit is cut from the folded parts, last first, and the cu
 from __future__ import annotations
 
 from dlldoctor.diagnose.verdicts import ProbedRule
+from dlldoctor.formats import scan_sentences as sentences
 from dlldoctor.formats import scan_words as words
 from dlldoctor.formats.links import rule_url
 from dlldoctor.pe.model import PEImage
@@ -61,7 +62,7 @@ def _summary(results: list[ScanResult[ProbedRule]], lang: str) -> list[str]:
     lines = [_md(lang, "summary"), "|---|---|---|---|---|---|"]
     for r in results:
         env = r.environment
-        python = f"{env.python[0]}.{env.python[1]}" if env.python else "unknown"
+        python = f"{env.python[0]}.{env.python[1]}" if env.python else words.label(lang, "unknown")
         warnings = sum(f.severity == "warning" for f in r.findings)
         lines.append(
             f"| `{_cell(r.target)}` | {_verdict(r, lang)} | {python} | {env.machine} | {len(r.files)} | {warnings} |"
@@ -86,12 +87,14 @@ def _causes(results: list[ScanResult[ProbedRule]], lang: str) -> list[str]:
     for n, (probed, targets, others) in enumerate(seen.values(), 1):
         rule = probed.rule
         names = ", ".join(f"`{_cell(t)}`" for t in targets[:6])
-        names += f" and {len(targets) - 6} more" if len(targets) > 6 else ""
+        names += words.label(lang, "and_more", n=len(targets) - 6) if len(targets) > 6 else ""
+        sep = "，" if lang == "zh" else ", "
         lines.append(
-            f"{n}. **{_cell(rule.title.get(lang))}** — [`{rule.id}`]({rule_url(rule)}) ({rule.category}), "
-            f"in {names}"
+            f"{n}. **{_cell(rule.title.get(lang))}** — [`{rule.id}`]({rule_url(rule)}) ({rule.category})"
+            + sep
+            + words.label(lang, "in_targets", names=names)
         )
-        lines += [f"   - {_cell(_short(line))}" for line in probed.evidence[:4]]
+        lines += [f"   - {_cell(_short(sentences.evidence(line, lang)))}" for line in probed.evidence[:4]]
         for step, fix in enumerate(rule.fixes, 1):
             lines.append(f"   - {words.label(lang, 'fix')} {step}: {_cell(fix.text.get(lang))}")
             lines += [
@@ -115,9 +118,10 @@ def _findings(results: list[ScanResult[ProbedRule]], lang: str) -> list[str]:
     ]
     for target, f in rows:
         chain = " → ".join(f"`{c}`" for c in f.chain)
-        message = _cell(_short(words.finding_message(f, lang)))
+        message = _cell(_short(sentences.finding_message(f, lang)))
         lines.append(
-            f"| `{_cell(target)}` | {f.severity} | {words.kind(f.kind, lang)} | {chain} | {message} |"
+            f"| `{_cell(target)}` | {words.severity(f.severity, lang)} | {words.kind(f.kind, lang)} | {chain} "
+            f"| {message} |"
         )
     return [*lines, "", "</details>", ""]
 
@@ -127,18 +131,20 @@ def _files(result: ScanResult[ProbedRule], lang: str) -> list[str]:
     lines = [
         f"<details><summary>{title}</summary>",
         "",
-        "| file | role | machine | linker | size |",
+        words.label(lang, "files_head"),
         "|---|---|---|---|---|",
     ]
     for report in sorted(result.files, key=lambda r: r.entry.relpath):
         facts = report.facts
         if isinstance(facts, PEImage):
             lines.append(
-                f"| `{_cell(report.entry.relpath)}` | {report.role} | {facts.machine} | {facts.linker} | "
+                f"| `{_cell(report.entry.relpath)}` | {words.role(report.role, lang)} | {facts.machine} "
+                f"| {facts.linker} | "
                 f"{report.entry.size} |"
             )
         else:
-            lines.append(f"| `{_cell(report.entry.relpath)}` | corrupt | | | {report.entry.size} |")
+            corrupt = words.label(lang, "corrupt")
+            lines.append(f"| `{_cell(report.entry.relpath)}` | {corrupt} | | | {report.entry.size} |")
     return [*lines, "", "</details>", ""]
 
 
@@ -146,13 +152,15 @@ def _assumptions(results: list[ScanResult[ProbedRule]], lang: str) -> list[str]:
     counts: dict[str, int] = {}
     for r in results:
         for a in r.environment.assumptions:
-            counts[a] = counts.get(a, 0) + 1
+            said = sentences.assumption(a, lang)
+            counts[said] = counts.get(said, 0) + 1
     if not counts:
         return []
     lines = [f"<details><summary>{words.label(lang, 'assumptions')}</summary>", ""]
     total = len(results)
     for text, n in counts.items():
-        lines.append(f"- {_cell(text)}" + (f" ({n} of {total} targets)" if total > 1 and n < total else ""))
+        of = words.label(lang, "of_targets", n=n, total=total) if total > 1 and n < total else ""
+        lines.append(f"- {_cell(text)}{of}")
     return [*lines, "", "</details>", ""]
 
 
@@ -178,6 +186,7 @@ def render(results: list[ScanResult[ProbedRule]], lang: str = "en") -> str:
         size += len(chunk) + 1
     out = "\n".join([text, *body])
     if left_out:
-        names = "; ".join(left_out[:5]) + (f" and {len(left_out) - 5} more" if len(left_out) > 5 else "")
+        more = words.label(lang, "and_more", n=len(left_out) - 5) if len(left_out) > 5 else ""
+        names = "; ".join(left_out[:5]) + more
         out += "\n_" + _md(lang, "left_out", names=_cell(names)) + "_\n"
     return out[:BUDGET]

@@ -13,19 +13,15 @@ from typing import Any
 
 from dlldoctor import REPOSITORY, __version__
 from dlldoctor.diagnose.verdicts import ProbedRule
+from dlldoctor.formats import scan_sentences as sentences
+from dlldoctor.formats import scan_words as words
+from dlldoctor.formats.ci_words import WORDS, word
 from dlldoctor.formats.links import rule_url
 from dlldoctor.loader.findings import Finding
 from dlldoctor.scan.result import ScanResult
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
-KIND_HELP = {
-    "missing-dll": "A DLL in the load graph is not found where Windows would look for it (error 126).",
-    "missing-symbol": "A DLL is found but does not export a name or ordinal its importer needs (error 127).",
-    "arch-mismatch": "A DLL of another machine type (32/64-bit, ARM64) would be loaded (error 193).",
-    "corrupt-file": "A PE file cannot be read as one: truncated, damaged or not a PE file.",
-    "delay-load-missing": "A delay-loaded DLL is not found: it fails only when first used.",
-}
 LOADER_DOCS = f"{REPOSITORY}/blob/main/docs/loader-model.md"
 
 
@@ -33,12 +29,19 @@ def _uri(target: str) -> str:
     return target.replace("\\", "/")
 
 
-def _finding_result(target: str, finding: Finding) -> dict[str, Any]:
+def _finding_result(target: str, finding: Finding, lang: str) -> dict[str, Any]:
     where = " → ".join(finding.chain)
+    message = word(
+        "finding-where",
+        lang,
+        message=sentences.finding_message(finding, lang),
+        where=where,
+        context=words.context(finding.context, lang),
+    )
     return {
         "ruleId": finding.kind,
         "level": LEVEL[finding.severity],
-        "message": {"text": f"{finding.message} ({where}; {finding.context})"},
+        "message": {"text": message},
         "locations": [_location(target, finding.file)],
         "partialFingerprints": {"dlldoctor/v1": f"{finding.kind}:{finding.file}:{finding.dll or ''}".lower()},
         "properties": {
@@ -60,7 +63,7 @@ def _location(target: str, member: str | None) -> dict[str, Any]:
 
 def _diagnosis_result(target: str, probed: ProbedRule, lang: str) -> dict[str, Any]:
     rule = probed.rule
-    evidence = "; ".join(probed.evidence[:4])
+    evidence = word("semicolon", lang).join(sentences.evidence(e, lang) for e in probed.evidence[:4])
     text = rule.title.get(lang) + (f" — {evidence}" if evidence else "")
     return {
         "ruleId": rule.id,
@@ -91,11 +94,11 @@ def _rule_descriptor(probed: ProbedRule, lang: str) -> dict[str, Any]:
     }
 
 
-def _kind_descriptor(kind: str) -> dict[str, Any]:
+def _kind_descriptor(kind: str, lang: str) -> dict[str, Any]:
     return {
         "id": kind,
         "name": kind,
-        "shortDescription": {"text": KIND_HELP.get(kind, kind)},
+        "shortDescription": {"text": word(kind, lang) if kind in WORDS else kind},
         "helpUri": LOADER_DOCS,
         "properties": {"tags": ["loader"]},
     }
@@ -109,8 +112,8 @@ def sarif_dict(results: list[ScanResult[ProbedRule]], lang: str = "en") -> dict[
             descriptors.setdefault(probed.rule.id, _rule_descriptor(probed, lang))
             sarif_results.append(_diagnosis_result(result.target, probed, lang))
         for finding in result.findings:
-            descriptors.setdefault(finding.kind, _kind_descriptor(finding.kind))
-            sarif_results.append(_finding_result(result.target, finding))
+            descriptors.setdefault(finding.kind, _kind_descriptor(finding.kind, lang))
+            sarif_results.append(_finding_result(result.target, finding, lang))
     ids = sorted(descriptors)
     index = {rule_id: n for n, rule_id in enumerate(ids)}
     for item in sarif_results:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dlldoctor.diagnose.verdicts import ProbedRule
+from dlldoctor.formats import scan_sentences as sentences
 from dlldoctor.formats import scan_words as words
+from dlldoctor.formats.error_words import defect
 from dlldoctor.formats.links import rule_url
 from dlldoctor.formats.style import Style
 from dlldoctor.loader.findings import Finding
@@ -26,7 +28,7 @@ def _finding(finding: Finding, style: Style, lang: str = "en") -> list[str]:
     mark, colour = MARK[finding.severity]
     head = mark + " " + words.kind(finding.kind, lang)
     lines = [f"  {style(head, colour, 'bold')}  {' → '.join(finding.chain)}"]
-    lines.append(f"      {words.finding_message(finding, lang)}")
+    lines.append(f"      {sentences.finding_message(finding, lang)}")
     lines.append(
         style(f"      {words.label(lang, 'context')}: {words.context(finding.context, lang)}", "dim")
     )
@@ -43,7 +45,7 @@ def _diagnoses(result: ScanResult[ProbedRule], style: Style, lang: str) -> list[
         rule = group[0].rule
         lines.append(f"  {index}. {style(rule.title.get(lang), 'bold')}  [{category} · {rule.id}]")
         because = words.label(lang, "because")
-        lines.extend(f"     {because}: {line}" for line in group[0].evidence[:4])
+        lines.extend(f"     {because}: {sentences.evidence(line, lang)}" for line in group[0].evidence[:4])
         for step, fix in enumerate(rule.fixes, 1):
             lines.append(f"     {words.label(lang, 'fix')} {step}: {fix.text.get(lang)}")
             lines.extend(style(f"        {shell}> {command}", "cyan") for shell, command in fix.commands)
@@ -108,7 +110,7 @@ def render_one(
     elif result.files:
         lines += [style(words.label(lang, "files_checked", n=len(result.files)), "dim"), ""]
     lines.append(style(words.label(lang, "assumptions"), "bold"))
-    lines.extend(f"  - {a}" for a in result.environment.assumptions)
+    lines.extend(f"  - {sentences.assumption(a, lang)}" for a in result.environment.assumptions)
     return "\n".join(lines) + "\n"
 
 
@@ -118,13 +120,14 @@ def _files(result: ScanResult[ProbedRule], style: Style, lang: str = "en") -> li
     for report in sorted(result.files, key=lambda f: f.entry.relpath):
         facts = report.facts
         if isinstance(facts, PEImage):
-            detail = (
-                f"{report.role:<9} {facts.machine:<6} linker {facts.linker:<6} {_size(report.entry.size):>9}"
-            )
+            role = words.role(report.role, lang)
+            role += " " * (9 - len(role) - sum(ord(ch) > 0x2E80 for ch in role))  # wide characters: 2 columns
+            linker = words.label(lang, "linker")
+            detail = f"{role} {facts.machine:<6} {linker} {facts.linker:<6} {_size(report.entry.size):>9}"
             if facts.file_version:
                 detail += f"  v{facts.file_version}"
         else:
-            detail = style(f"{words.label(lang, 'corrupt')}: {facts}", "red")
+            detail = style(f"{words.label(lang, 'corrupt')}: {defect(str(facts), lang)}", "red")
         lines.append(f"  {report.entry.relpath:<{width}}  {detail}")
     lines.append("")
     return lines

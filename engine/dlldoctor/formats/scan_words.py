@@ -1,9 +1,10 @@
 """The words of the scan and tree reports in English and Chinese: headings, verdicts, finding kinds,
-load contexts, the reasons a DLL resolved where it did, and each finding's sentence built from its fields."""
+load contexts, roles, severities and the reasons a DLL resolved where it did (each finding's sentence is
+in formats/scan_sentences.py)."""
 
 from __future__ import annotations
 
-from dlldoctor.loader.findings import Finding
+import re
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -36,6 +37,19 @@ LABELS: dict[str, dict[str, str]] = {
         "system_dlls": "+ {n} system DLL(s): {names}",
         "more_below": "… {n} more below (deeper than --depth {depth})",
         "depth": "depth {n}",
+        "linker": "linker",
+        "unknown": "unknown",
+        "and_more": " and {n} more",
+        "in_targets": "in {names}",
+        "of_targets": " ({n} of {total} targets)",
+        "files_head": "| file | role | machine | linker | size |",
+        "exe_folder": "<python.exe folder>",
+        "other_folders": "{n} other folder(s) of the package",
+        "deeper": "✗ a DLL does not load ({kinds}); it may be deeper than --depth {depth}",
+        "imports_from": "imports from {n} DLL(s):",
+        "import_names": "  {dll}{delayed}: {n} name(s)",
+        "delayed": "  (delay-load)",
+        "exports": "exports {n} name(s), {ordinals} ordinal(s):",
     },
     "zh": {
         "errors": "{n} 个错误",
@@ -67,8 +81,26 @@ LABELS: dict[str, dict[str, str]] = {
         "system_dlls": "+ {n} 个系统 DLL：{names}",
         "more_below": "… 其下还有 {n} 项（超过 --depth {depth}）",
         "depth": "第 {n} 层",
+        "linker": "链接器",
+        "unknown": "未知",
+        "and_more": " 等另外 {n} 个",
+        "in_targets": "见于 {names}",
+        "of_targets": "（{total} 个目标中的 {n} 个）",
+        "files_head": "| 文件 | 角色 | 架构 | 链接器 | 大小 |",
+        "exe_folder": "<python.exe 所在文件夹>",
+        "other_folders": "该软件包的另外 {n} 个文件夹",
+        "deeper": "✗ 有 DLL 无法加载（{kinds}），可能在 --depth {depth} 之下",
+        "imports_from": "从 {n} 个 DLL 导入：",
+        "import_names": "  {dll}{delayed}：{n} 个名称",
+        "delayed": "（延迟加载）",
+        "exports": "导出 {n} 个名称、{ordinals} 个序号：",
     },
 }
+
+_OTHER_FOLDERS = re.compile(r"(\d+) other folder\(s\) of the package")
+ROLES_ZH = {"extension": "扩展模块", "dll": "DLL", "exe": "程序"}
+STATUSES_ZH = {"missing": "找不到", "wrong-machine": "架构不符", "corrupt": "已损坏"}
+SEVERITIES_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
 
 KINDS_ZH = {
     "missing-dll": "缺少 DLL",
@@ -91,6 +123,7 @@ CONTEXTS_ZH = {
 REASONS_ZH = (
     ("already loaded", "已加载"),
     ("same folder", "同一文件夹"),
+    ("<python.exe folder>", "<python.exe 所在文件夹>"),
     ("python.exe folder", "python.exe 所在文件夹"),
     ("add_dll_directory", "add_dll_directory"),
     ("PATH fallback", "PATH 回退"),
@@ -101,8 +134,6 @@ REASONS_ZH = (
     ("torch preload", "torch 预加载"),
 )
 
-SPECULATIVE = " (if it is loaded at all: nothing in the target is known to load it)"
-
 
 def label(lang: str, key: str, **values: object) -> str:
     return LABELS["zh" if lang == "zh" else "en"][key].format(**values)
@@ -110,6 +141,31 @@ def label(lang: str, key: str, **values: object) -> str:
 
 def kind(value: str, lang: str) -> str:
     return KINDS_ZH.get(value, value) if lang == "zh" else value
+
+
+def role(value: str, lang: str) -> str:
+    return ROLES_ZH.get(value, value) if lang == "zh" else value
+
+
+def statuses(values: set[str], lang: str) -> str:
+    """The ways DLLs failed to load, as a list (``missing, wrong-machine``)."""
+    if lang != "zh":
+        return ", ".join(sorted(values))
+    return "、".join(STATUSES_ZH.get(v, v) for v in sorted(values))
+
+
+def severity(value: str, lang: str) -> str:
+    return SEVERITIES_ZH.get(value, value) if lang == "zh" else value
+
+
+def place(value: str, lang: str) -> str:
+    """A folder the loader looked in, as the report names it (``<python.exe folder>`` when unknown)."""
+    if lang != "zh":
+        return value
+    others = _OTHER_FOLDERS.fullmatch(value)
+    if others:
+        return label(lang, "other_folders", n=others.group(1))
+    return value.replace(LABELS["en"]["exe_folder"], LABELS["zh"]["exe_folder"])
 
 
 def context(value: str, lang: str) -> str:
@@ -122,26 +178,3 @@ def reason(value: str, lang: str) -> str:
     for en, zh in REASONS_ZH:
         value = value.replace(en, zh)
     return value
-
-
-def finding_message(finding: Finding, lang: str) -> str:
-    """The finding's sentence; in Chinese rebuilt from its fields (the parts with no Chinese form stay)."""
-    if lang != "zh":
-        return finding.message
-    importer = finding.file.replace("\\", "/").rsplit("/", 1)[-1]
-    where = "；".join(finding.considered) or "无处"
-    text = None
-    if finding.kind == "missing-dll":
-        text = f"{importer} 需要的 {finding.dll} 找不到（查找过：{where}）"
-    elif finding.kind == "delay-load-missing":
-        text = f"{importer} 延迟加载的 {finding.dll} 找不到（查找过：{where}）；第一次调用它时会失败"
-    elif finding.kind == "missing-symbol" and finding.symbols:
-        shown = "、".join(finding.symbols[:3]) + ("……" if len(finding.symbols) > 3 else "")
-        text = f"{finding.dll} 没有导出 {importer} 需要的 {len(finding.symbols)} 个名称（{shown}）"
-    elif finding.kind == "corrupt-file" and ": " in finding.message:
-        text = f"{finding.dll} 不是可用的 PE 文件：{finding.message.split(': ', 1)[1]}"
-    if text is None:
-        return finding.message
-    if SPECULATIVE in finding.message:
-        text += "（前提是它会被加载：目标中没有已知会加载它的东西）"
-    return text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from dlldoctor.formats import scan_words as words
 from dlldoctor.loader.resolution import Node
 from dlldoctor.pe.model import PEImage
 
@@ -90,17 +91,18 @@ def table_dict(relpath: str, image: PEImage, imports: bool, exports: bool) -> di
     return data
 
 
-def table_text(relpath: str, image: PEImage, imports: bool, exports: bool) -> str:
+def table_text(relpath: str, image: PEImage, imports: bool, exports: bool, lang: str = "en") -> str:
     lines = [f"{relpath}  [{image.machine}]"]
     if imports:
         entries = (*image.imports, *image.delay_imports)
-        lines.append(f"imports from {len(entries)} DLL(s):")
+        lines.append(words.label(lang, "imports_from", n=len(entries)))
         for i in entries:
             names = sorted(i.names) + [f"#{o}" for o in sorted(i.ordinals)]
-            lines.append(f"  {i.dll}{'  (delay-load)' if i.delayed else ''}: {len(names)} name(s)")
+            delayed = words.label(lang, "delayed") if i.delayed else ""
+            lines.append(words.label(lang, "import_names", dll=i.dll, delayed=delayed, n=len(names)))
             lines += [f"    {n}" for n in names]
     if exports:
         forwarded = dict(image.forwarders)
-        lines.append(f"exports {len(image.exports)} name(s), {len(image.export_ordinals)} ordinal(s):")
+        lines.append(words.label(lang, "exports", n=len(image.exports), ordinals=len(image.export_ordinals)))
         lines += [f"  {n}" + (f"  → {forwarded[n]}" if n in forwarded else "") for n in sorted(image.exports)]
     return "\n".join(lines) + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dlldoctor.formats import scan_words as words
+from dlldoctor.formats.error_words import defect as said_defect
 from dlldoctor.formats.style import Style
 from dlldoctor.loader.resolution import Node
 
@@ -13,12 +14,16 @@ def _label(node: Node, style: Style, lang: str = "en") -> str:
     say = words.label
     if res.status == "missing":
         sep = "；" if lang == "zh" else "; "
-        looked = f"  {say(lang, 'looked_in')}: {sep.join(res.considered)}" if res.considered else ""
+        looked = (
+            f"  {say(lang, 'looked_in')}: {sep.join(words.place(c, lang) for c in res.considered)}"
+            if res.considered
+            else ""
+        )
         return f"{name}  {style('[' + say(lang, 'not_found') + ']', 'red', 'bold')}{style(looked, 'dim')}"
     if res.status == "wrong-machine":
         return f"{name}  {style('[' + say(lang, 'wrong_machine') + ': ' + res.location + ']', 'red', 'bold')}"
     if res.status == "corrupt" or node.defect is not None:
-        defect = str(node.defect or res.location)
+        defect = said_defect(str(node.defect or res.location), lang)
         return f"{name}  {style('[' + say(lang, 'corrupt') + ': ' + defect + ']', 'red', 'bold')}"
     text = f"{name}  {style('[' + words.reason(res.reason, lang) + ']', 'cyan')}"
     if res.entry is not None:
@@ -100,7 +105,9 @@ def render(
     style = Style(colour)
     head = f"{style(relpath, 'bold')}  {style('[' + words.context(context, lang) + ']', 'cyan')}"
     if tree.defect is not None:
-        head += "  " + style(f"[{words.label(lang, 'corrupt')}: {tree.defect}]", "red", "bold")
+        head += "  " + style(
+            f"[{words.label(lang, 'corrupt')}: {said_defect(str(tree.defect), lang)}]", "red", "bold"
+        )
     out = [head]
     _lines(tree, verbose, style, out, max_depth, lang)
     return "\n".join(out) + "\n"
