@@ -152,3 +152,20 @@ def test_requirements_that_do_not_parse_or_evaluate_are_left_out() -> None:
     facts = InstallFacts(dist_infos=[DistInfo("x", "1", "x-1.dist-info", (), requires)])
     found = absent_dependencies(facts, (3, 11), load_providers())
     assert [(d.project, d.required_by, d.extra) for d in found] == [("w", "x", None)]
+
+
+def test_a_tie_of_python_versions_is_decided_the_same_way_whatever_the_order() -> None:
+    from itertools import permutations
+
+    from dlldoctor.loader.environment import infer_python
+
+    names = [
+        "a.cp311-win_amd64.pyd",
+        "b.cp312-win_amd64.pyd",
+        "c.cp310-win_amd64.pyd",
+        "d.cp310-win_amd64.pyd",
+    ]
+    answers = {infer_python(order, [])[0] for order in permutations(names)}
+    assert answers == {(3, 10)}  # two votes
+    tie = {infer_python(order, [])[0] for order in permutations(names[:2])}
+    assert tie == {(3, 12)}  # one vote each: the newer

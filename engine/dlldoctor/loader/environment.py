@@ -96,7 +96,8 @@ def infer_python(
             votes[(int(match.group(1)), int(match.group(2)))] += 1
     if not votes:
         return None, None
-    (version, count), *others = votes.most_common()
+    # Most votes first; a tie goes to the newer version, whatever order the names came in (a set's).
+    (version, count), *others = sorted(votes.items(), key=lambda vc: (-vc[1], -vc[0][0], -vc[0][1]))
     how = f"inferred from cpXY tags and pythonXY.dll imports ({count} votes"
     how += f"; also seen: {', '.join(f'{a}.{b}' for (a, b), _ in others)})" if others else ")"
     return version, how
