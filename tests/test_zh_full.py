@@ -392,3 +392,21 @@ def test_doctor_and_its_bundle_in_chinese(
     assert_chinese(
         "\n".join(x for x in scanned.stdout.splitlines() if not x.startswith("  重现：")), frozenset({"Pro"})
     )
+
+
+def test_usage_errors_are_one_chinese_line_too() -> None:
+    cases = [
+        (("scan", "--lang", "zh", "--bogus", "x"), "dlldoctor: 错误: 无法识别的参数：--bogus"),
+        (("tree", "--lang", "zh"), "dlldoctor tree: 错误: 缺少必需的参数：TARGET"),
+        (
+            ("scan", "x", "--lang=zh", "--format", "nope"),
+            "dlldoctor scan: 错误: 参数 --format：无效的选择 'nope'"
+            "（可选：'text', 'json', 'markdown', 'sarif', 'github'）",
+        ),
+    ]
+    for args, line in cases:
+        done = run(*args)
+        assert (done.returncode, done.stderr) == (2, line + "\n"), args
+        assert_chinese(done.stderr)
+    english = run("scan", "x", "--format", "nope")
+    assert english.stderr.startswith("dlldoctor scan: error: argument --format: invalid choice: 'nope'")

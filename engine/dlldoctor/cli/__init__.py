@@ -16,6 +16,7 @@ from dlldoctor.cli.common import (
     Parser,
     add_output_options,
     close_output,
+    language_asked,
     open_output,
     printable_output,
 )
@@ -65,6 +66,7 @@ def _leaves(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
 def main(argv: Sequence[str] | None = None) -> int:
     printable_output()
     parser = build_parser()
+    Parser.lang = language_asked(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
         open_output(args)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -20,9 +22,23 @@ EXIT_USAGE = 2  # bad usage, unreadable input, not a Windows target, an invalid 
 
 
 class Parser(argparse.ArgumentParser):
+    # The language a usage error is said in: taken from the command line before it is parsed.
+    lang = "en"
+
     def error(self, message: str) -> None:  # type: ignore[override]
         # argparse prints the whole usage block; one line is what the rest of the CLI promises.
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        from dlldoctor.formats.error_words import usage_error_line
+
+        self.exit(EXIT_USAGE, usage_error_line(self.prog, message, Parser.lang) + "\n")
+
+
+def language_asked(argv: Sequence[str]) -> str:
+    """``zh`` when the command line asks for it (``--lang zh`` or ``--lang=zh``), else ``en``."""
+    words = list(argv)
+    asked = any(w == "--lang=zh" for w in words) or any(
+        a == "--lang" and b == "zh" for a, b in itertools.pairwise(words)
+    )
+    return "zh" if asked else "en"
 
 
 def add_format_option(parser: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:

@@ -53,6 +53,28 @@ DEFECTS: dict[str, tuple[str, str]] = {
 
 ERRORS: dict[str, tuple[str, str]] = {
     "prefix": ("dlldoctor: error: {message}", "dlldoctor: 错误: {message}"),
+    # argparse's own usage errors (Lib/argparse.py), as the command line prints them.
+    "args-unrecognized": ("unrecognized arguments: {args}", "无法识别的参数：{args}"),
+    "args-required": ("the following arguments are required: {args}", "缺少必需的参数：{args}"),
+    "args-choice": (
+        "argument {arg}: invalid choice: {value} (choose from {choices})",
+        "参数 {arg}：无效的选择 {value}（可选：{choices}）",
+    ),
+    "args-one": ("argument {arg}: expected one argument", "参数 {arg}：需要一个值"),
+    "args-at-least-one": ("argument {arg}: expected at least one argument", "参数 {arg}：至少需要一个值"),
+    "args-invalid-value": (
+        "argument {arg}: invalid {kind} value: {value}",
+        "参数 {arg}：无效的 {kind} 值 {value}",
+    ),
+    "args-not-allowed": (
+        "argument {arg}: not allowed with argument {other}",
+        "参数 {arg}：不能与参数 {other} 同时使用",
+    ),
+    "args-ambiguous": (
+        "ambiguous option: {option} could match {matches}",
+        "选项不明确：{option} 可能是 {matches}",
+    ),
+    "args-own": ("argument {arg}: {reason}", "参数 {arg}：{reason}"),
     "not-windows-unchecked": (
         "{path}: not a Windows target (no DLL, .pyd or .exe in it); nothing was checked",
         "{path}：不是 Windows 目标（其中没有 DLL、.pyd 或 .exe），未做任何检查",
@@ -205,3 +227,10 @@ def error_line(message: str, lang: str) -> str:
     en, zh = ERRORS["prefix"]
     said = say(message, lang, ERRORS, parts={"defect": defect})
     return (zh if lang == "zh" else en).format(message=said)
+
+
+def usage_error_line(prog: str, message: str, lang: str) -> str:
+    """argparse's one-line usage error, ``prog: error: …``, in ``lang``."""
+    if lang != "zh":
+        return f"{prog}: error: {message}"
+    return f"{prog}: 错误: {say(message, lang, ERRORS)}"
