@@ -16,6 +16,7 @@ from collections.abc import Callable
 MAX_DESCRIPTORS = 1 << 14
 MAX_THUNKS = 1 << 20
 MAX_EXPORTS = 1 << 22
+MAX_NAME_SPAN = 1 << 24  # bytes: torch_cpu.dll's 59,776 export names take 3 MB
 
 Read = Callable[[int, int], bytes | None]  # (rva, length) -> bytes, or None when not available
 
@@ -108,7 +109,10 @@ class _Walk:
             return
         targets = sorted(set(struct.unpack(f"<{names}I", table)))
         # The names usually lie back to back in one section: when the whole span is held, each one is.
-        if self.read(targets[0], targets[-1] - targets[0] + 1) is not None:
+        # Only a span of plausible size is read whole (a section's bytes past its raw data read as zeros,
+        # so a hostile span would be allocated as such).
+        span = targets[-1] - targets[0] + 1
+        if span <= MAX_NAME_SPAN and self.read(targets[0], span) is not None:
             return
         for target in targets:
             self.need(target)
