@@ -18,16 +18,15 @@ when nobody but this user could have written them, at most :data:`MAX_ANSWER` by
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import stat
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from dlldoctor import __version__
-from dlldoctor.cache.location import default_dir, only_mine, private_folder
+from dlldoctor.cache.location import default_dir, prune, trusted, write_private
 
 KEEP = 64
 MAX_ANSWER = 32 << 20  # bytes of one remembered answer; a longer one is not remembered
@@ -86,7 +85,7 @@ def recall(key: str, directory: Path | None = None) -> tuple[int, str] | None:
     """The exit status and text remembered under ``key``, or None."""
     path = _entry(key, directory)
     try:
-        if not (path.parent.is_dir() and only_mine(path.parent) and only_mine(path)):
+        if not trusted(path):
             return None
         with path.open("rb") as fh:
             data = fh.read(MAX_ANSWER + 1024)
@@ -105,36 +104,12 @@ def recall(key: str, directory: Path | None = None) -> tuple[int, str] | None:
 
 def remember(key: str, status: int, text: str, directory: Path | None = None) -> None:
     """Keep an answer atomically; a cache that cannot be written is not an error."""
-    import tempfile
-
     body = text.encode("utf-8", "surrogateescape")
     if len(body) > MAX_ANSWER:
         return
     path = _entry(key, directory)
     try:
-        if private_folder(path.parent) is None:
-            return
-        fd, tmp = tempfile.mkstemp(prefix=f".{_PREFIX}", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(_MAGIC + f"key {key}\nstatus {status}\n\n".encode() + body)
-            Path(tmp).replace(path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                Path(tmp).unlink()
-            raise
-        _prune(path.parent.glob(f"{_PREFIX}*.txt"))
+        if write_private(path, _MAGIC + f"key {key}\nstatus {status}\n\n".encode() + body, f".{_PREFIX}"):
+            prune(path.parent.glob(f"{_PREFIX}*.txt"), KEEP)
     except OSError:
         return
-
-
-def _prune(entries: Iterable[Path]) -> None:
-    def age(path: Path) -> float:
-        try:
-            return path.stat().st_mtime
-        except OSError:
-            return 0.0
-
-    for old in sorted(entries, key=age, reverse=True)[KEEP:]:
-        with contextlib.suppress(OSError):
-            old.unlink()

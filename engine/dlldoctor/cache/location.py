@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 ENV_VAR = "DLLDOCTOR_CACHE_DIR"
@@ -58,3 +59,41 @@ def create_private(path: Path) -> None:
     """Create ``path`` empty with mode 0600 unless it exists (SQLite would create it 0644)."""
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
+def trusted(path: Path) -> bool:
+    """Whether a cache entry and its folder are this user's alone, so that its content can be believed."""
+    return path.parent.is_dir() and only_mine(path.parent) and only_mine(path)
+
+
+def write_private(path: Path, data: bytes, prefix: str) -> bool:
+    """Write ``path`` atomically (a temporary file ``prefix…`` beside it, then a rename) in its private
+    cache folder; False when that folder cannot be used. OSError when writing fails."""
+    import tempfile
+
+    if private_folder(path.parent) is None:
+        return False
+    fd, tmp = tempfile.mkstemp(prefix=prefix, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        Path(tmp).replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            Path(tmp).unlink()
+        raise
+    return True
+
+
+def prune(entries: Iterable[Path], keep: int) -> None:
+    """Remove all but the ``keep`` newest of ``entries`` (by modification time)."""
+
+    def age(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    for old in sorted(entries, key=age, reverse=True)[keep:]:
+        with contextlib.suppress(OSError):
+            old.unlink()

@@ -9,12 +9,11 @@ whether to use the cache at all is the caller's choice. A missing, unreadable or
 from __future__ import annotations
 
 import contextlib
-import os
 import pickle
 from pathlib import Path
 from typing import Any
 
-from dlldoctor.cache.location import default_dir, only_mine, private_folder
+from dlldoctor.cache.location import default_dir, prune, trusted, write_private
 
 KEEP = 8  # entries kept; older ones (other rule-set versions) are removed when a new one is stored
 
@@ -27,20 +26,14 @@ def _entry(digest: str) -> Path:
     return cache_dir() / f"rules-{digest[:32]}.pickle"
 
 
-def _trusted(path: Path) -> bool:
-    """Only a file that nobody but this user could have written is unpickled.
-
-    A pickle runs code when loaded; a cache entry and its folder owned by another user, or writable by
-    the group or others, may have been planted, so it is ignored (and rebuilt elsewhere in memory).
-    """
-    return path.parent.is_dir() and only_mine(path.parent) and only_mine(path)
-
-
 def load(digest: str) -> Any:
-    """The cached object for ``digest``, or None (and the bad entry removed) when there is none usable."""
+    """The cached object for ``digest``, or None (and the bad entry removed) when there is none usable.
+
+    A pickle runs code when loaded: an entry or folder that another user owns, or that the group or others
+    could write, may have been planted, so it is not read (and is rebuilt elsewhere in memory)."""
     path = _entry(digest)
     try:
-        if not _trusted(path):
+        if not trusted(path):
             return None
         with path.open("rb") as fh:
             return pickle.load(fh)
@@ -54,28 +47,10 @@ def load(digest: str) -> Any:
 
 def store(digest: str, value: Any) -> None:
     """Write an entry atomically; a cache that cannot be written is not an error."""
-    import tempfile
-
     path = _entry(digest)
     try:
-        if private_folder(path.parent) is None:
-            return
-        fd, tmp = tempfile.mkstemp(prefix=".rules-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            Path(tmp).replace(path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                Path(tmp).unlink()
-            raise
-        _prune(path.parent)
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        if write_private(path, data, ".rules-"):
+            prune(path.parent.glob("rules-*.pickle"), KEEP)
     except (OSError, pickle.PicklingError):
         return
-
-
-def _prune(folder: Path) -> None:
-    entries = sorted(folder.glob("rules-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in entries[KEEP:]:
-        with contextlib.suppress(OSError):
-            old.unlink()
