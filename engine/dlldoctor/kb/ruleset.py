@@ -389,11 +389,12 @@ def _data_values(root: Path) -> dict[str, Any]:
     import hashlib
     import json
 
-    from dlldoctor.resources import parse_yaml
+    from dlldoctor.bounded import read_regular
+    from dlldoctor.resources import MAX_DATA_FILE, parse_yaml
 
     out: dict[str, Any] = {}
     for path in sorted((root / "data").glob("*.yaml")):
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_DATA_FILE, root=root)  # as load_data reads it at run time
         value = parse_yaml(raw.decode("utf-8"))[1]
         if json.loads(json.dumps(value)) == value:
             out[path.stem] = {"sha256": hashlib.sha256(raw).hexdigest(), "value": value}
