@@ -91,10 +91,6 @@ def status(results: list[ScanResult[ProbedRule]]) -> int:
 
 def expand(targets: list[str]) -> list[str]:
     """Glob patterns the shell left alone (cmd.exe, cibuildwheel's commands on Windows) are expanded here."""
-    from pathlib import Path
-
-    from dlldoctor.errors import InputError
-
     out: list[str] = []
     for target in targets:
         if any(ch in target for ch in "*?[") and not Path(target).exists():
