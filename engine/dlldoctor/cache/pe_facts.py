@@ -18,14 +18,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
 
+from dlldoctor.cache import offload
 from dlldoctor.cache.pe_store import FactCache, encode, file_is_settled, file_key, zip_key
 from dlldoctor.errors import DllDoctorError, InputError
 from dlldoctor.install.progress import NoProgress, Sink
 from dlldoctor.install.sources import Entry, WheelSource
 from dlldoctor.install.zipmember import INFLATE_ERRORS, MemberReader, can_read, largest_possible, open_member
-from dlldoctor.pe.layout import DefectError
+from dlldoctor.pe.layout import DefectError, read_layout
 from dlldoctor.pe.model import PEImage
-from dlldoctor.pe.read import read_pe
+from dlldoctor.pe.read import read_image, read_pe
 
 Facts = PEImage | DefectError
 _Done = tuple[Entry, Facts, str | None, bytes | None]  # a read: its facts, cache key and row
@@ -117,7 +118,7 @@ class Catalog:
                 told += amount
                 progress.advance(amount)
 
-            facts = _read(entry, step)
+            facts = _read(entry, step, elsewhere=self.threads > 1)
             key = keys.get(entry)
             payload = encode(facts) if key is not None and _still_same(entry, key) else None
             progress.advance(entry.size - told)
@@ -188,6 +189,15 @@ def _identity(entry: Entry) -> str | None:
     return file_key(str(path), stat)
 
 
+def _from_child(head: bytes, image: bytes, crc_ok: bool, size: int) -> Facts:
+    if not crc_ok:
+        return DefectError("bad-crc")
+    try:
+        return read_image(read_layout(head, size), image, size)
+    except DefectError as e:
+        return e
+
+
 def _still_same(entry: Entry, key: str) -> bool:
     """A file's identity after reading it must be the one before: else it changed while it was read."""
     return isinstance(entry.origin, WheelSource) or _identity(entry) == key
@@ -202,12 +212,19 @@ def _open(entry: Entry, on_bytes: Callable[[int], None] | None) -> BinaryIO:
     return entry.open()
 
 
-def _read(entry: Entry, on_bytes: Callable[[int], None] | None = None) -> Facts:
+def _read(entry: Entry, on_bytes: Callable[[int], None] | None = None, elsewhere: bool = False) -> Facts:
+    """The entry's facts; with ``elsewhere``, a big wheel member is inflated by a child process
+    (:mod:`dlldoctor.cache.offload`) while this process's threads go on, else here."""
     size = entry.size
     if isinstance(entry.origin, WheelSource):
+        info = entry.origin.zip.getinfo(entry.relpath)
         # The PE's own sizes are checked against this one, so a zip header's claim must not exceed
         # what its compressed bytes can hold.
-        size = largest_possible(entry.origin.zip.getinfo(entry.relpath))
+        size = largest_possible(info)
+        if elsewhere and offload.worthwhile(info) and offload.enabled():
+            done = offload.read_elsewhere(entry.origin.path, info, size)
+            if done is not None:
+                return _from_child(*done, size)
     try:
         with _open(entry, on_bytes) as stream:
             facts = read_pe(stream, size, reopen=lambda: _open(entry, None))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -103,11 +104,19 @@ def run_scans(args: argparse.Namespace, options: ScanOptions) -> list[ScanResult
 
     Each target is diagnosed where it was scanned, so a batch diagnoses in parallel too.
     """
+    jobs = getattr(args, "jobs", None)
+    targets = [tuple(args.targets)] if getattr(args, "together", False) else list(args.targets)
+    one_wheel = len(targets) == 1 and isinstance(targets[0], str) and targets[0].lower().endswith(".whl")
+    if one_wheel and (jobs or os.cpu_count() or 1) > 1:  # a second core: its biggest member inflates there
+        from pathlib import Path
+
+        from dlldoctor.cache.offload import read_ahead
+
+        read_ahead(Path(str(targets[0])))
     from dlldoctor.cli.progress import TerminalProgress, wants_display
     from dlldoctor.scan.batch import scan_all
 
-    jobs, cache = getattr(args, "jobs", None), cache_choice(args)
-    targets = [tuple(args.targets)] if getattr(args, "together", False) else list(args.targets)
+    cache = cache_choice(args)
     diagnose = diagnosis_step(args, options.rules_root, cache.enabled)
     if len(targets) == 1 or jobs == 1:  # worker processes load their own
         from dlldoctor.kb.ruleset import load_in_background

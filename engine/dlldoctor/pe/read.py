@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import BinaryIO
 
 from dlldoctor.pe.compact import Reopen, read_compact
-from dlldoctor.pe.layout import DefectError
+from dlldoctor.pe.layout import DefectError, Layout
 from dlldoctor.pe.model import PEImage
 
 
@@ -19,6 +19,11 @@ def read_pe(stream: BinaryIO, size: int, reopen: Reopen | None = None) -> PEImag
     ``reopen`` opens the same bytes again from the start (see :func:`dlldoctor.pe.compact.read_compact`).
     """
     layout, image = read_compact(stream, size, reopen)
+    return read_image(layout, image, size)
+
+
+def read_image(layout: Layout, image: bytes, size: int) -> PEImage:
+    """PE facts from a compact image (whoever built it), with lief, else pefile; ``DefectError`` if neither."""
     try:
         from dlldoctor.pe import lief_backend
 
