@@ -1,0 +1,31 @@
+"""The sixth blind batch (corpus/heldout6/): resolved public reports collected blind at the start of the fourth
+round of rule work, measured once before it and once after. It prints the figures; nobody changes rules because
+of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_heldout import CORPUS, HELDOUT, _pct, blind_figures, overlaps
+
+from dlldoctor.kb.ruleset import RuleSet
+
+ROOT = Path(__file__).resolve().parents[1]
+BATCHES = [ROOT / "corpus" / name for name in ("heldout2", "heldout3", "heldout4", "heldout5", "reports")]
+HELDOUT6 = ROOT / "corpus" / "heldout6"
+
+
+def test_sixth_batch_shares_nothing_with_the_other_corpora() -> None:
+    assert overlaps(HELDOUT6, CORPUS, HELDOUT, *BATCHES) == []
+
+
+def test_sixth_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
+    report, silent, loaders = blind_figures(HELDOUT6, rule_set)
+    o = report.overall
+    with capsys.disabled():
+        print(
+            f"\nsixth blind batch: {o.cases} cases, top-1 {_pct(o.top1_rate)}, top-3 {_pct(o.top3_rate)}, "
+            f"no diagnosis {silent} of {loaders} loader errors"
+        )
+    assert o.cases >= 80
