@@ -539,7 +539,7 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
 )
 def test_damaged_and_vendor_shapes(text: str, dll: str | None, code: int | None, rule_set: RuleSet) -> None:
     f = facts(text, rule_set)
-    assert (f.dll, f.error_code) == (dll, code)
+    assert (f.dll, f.error_code) == (dll and dll.lower(), code)
 
 
 @pytest.mark.parametrize(
@@ -809,3 +809,48 @@ def test_package_mentions_keep_every_version_named(rule_set: RuleSet) -> None:
 )
 def test_a_frozen_application_is_an_environment_type(text: str, env: str | None, rule_set: RuleSet) -> None:
     assert facts(text, rule_set).env_type == env
+
+
+@pytest.mark.parametrize(
+    ("text", "dll", "code"),
+    [
+        ("Failed to load llama.dll", "llama.dll", None),
+        ("unable to load 'C:\\tools\\bin\\foo.dll' on startup", "foo.dll", None),
+        ("RuntimeError: Could not load libtorchaudio.pyd", "libtorchaudio.pyd", None),
+        ("the FBCapture.dll fails to load", "FBCapture.dll", None),
+        ("Failed to load shared library", None, None),
+        ("cannot find the DLL", None, None),
+        ("missing DLLs after the update", None, None),
+        ("DLL initialization routine failed", None, 1114),
+        ("procedure entry point could not be located in the dynamic link library", None, 127),
+        ("python.exe - System Error", None, None),
+        ("lib not found: libopenblas.dll", "libopenblas.dll", 126),  # a missing file, in the user's words
+        ("llama.dll not found", "llama.dll", 126),
+        (
+            "Failed to load dynlib/dll 'C:\\app\\_internal\\lib\\foo.dll'. Most likely this dynlib/dll was not "
+            "found when the application was frozen.",
+            "foo.dll",
+            None,
+        ),
+    ],
+)
+def test_a_failure_retold_in_a_title_is_a_loader_error(
+    text: str, dll: str | None, code: int | None, rule_set: RuleSet
+) -> None:
+    from dlldoctor.diagnose.differential import is_loader_error
+
+    f = facts(text, rule_set)
+    assert is_loader_error(f)
+    assert (f.dll, f.error_code) == (dll and dll.lower(), code)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the FBCapture.dll fails to load; The specified module could not be found",
+        "getting 'DLL not found'\nImportError: DLL load failed: The specified procedure could not be found.",
+    ],
+)
+def test_a_retold_failure_never_outweighs_the_loaders_own_words(text: str, rule_set: RuleSet) -> None:
+    f = facts(text, rule_set)
+    assert f.error_code == (126 if "module" in text else 127)

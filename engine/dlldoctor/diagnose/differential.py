@@ -24,7 +24,16 @@ LOADER_CODES = frozenset(
 )
 # Statement shapes that are themselves a failed load, whatever the code: the loader's pop-ups, and these.
 LOADER_SHAPES = frozenset(
-    {"python", "python-conflict", "ctypes", "error-loading", "depends-missing", "load-library", "entry-point"}
+    {
+        "python",
+        "python-conflict",
+        "ctypes",
+        "error-loading",
+        "depends-missing",
+        "load-library",
+        "entry-point",
+        "retold",
+    }
 ) | frozenset(POPUP_KINDS)
 _CODE_CLASS = {0xC000007B: 193, 0xC0000135: 126, 0xC0000139: 127, 0xC0000142: 1114}
 _VIA = (

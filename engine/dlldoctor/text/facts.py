@@ -39,7 +39,7 @@ from dlldoctor.vocabulary import DerivedFact
 
 # Shapes that say little on their own ("error 7" in a log line, a missing Python module, a user's "X.dll is
 # missing"): they never make a group the headline over a real loader error.
-WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing"})
+WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing", "retold"})
 MAX_DLLS = 200
 # Characters of a paste that are read. An error is near the start or the end of a log; past this,
 # the rest is left out and the facts say so (``cut``), so the time spent stays bounded.
@@ -389,6 +389,9 @@ def extract_facts(
     cut = (MAX_TEXT, len(raw)) if len(raw) > MAX_TEXT else None
     t = ScannedText(normalize_text(raw[:MAX_TEXT]))
     events = list(_message_events(t, messages)) + list(_shape_events(t)) + list(_prose_events(t))
+    # A retold failure on a line the loader's own words are on adds nothing (cffi's "cannot load library").
+    exact = {e.line for e in events if e.kind not in WEAK_KINDS}
+    events = [e for e in events if e.kind != "retold" or e.line not in exact]
     groups = _groups(events)
     root = _root_most(groups)
     ordered = ([root] if root else []) + [g for g in groups if g is not root]

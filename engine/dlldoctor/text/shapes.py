@@ -266,6 +266,56 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"leaf": True, "code": 127},
     ),
+    # --- the same failures as people retell them in titles and prose, without the loader's exact words ---
+    # (kind "retold": a loader error, weaker than any of the loader's own statements above)
+    # "Failed to load llama.dll", "unable to load 'C:\\x\\foo.dll'", "can't open libzbar-64.dll", "error loading
+    # shared library foo.dll": the DLL that did not load (perhaps because of one of its dependencies).
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:failed|fails|unable|cannot|can't|can not|could not|couldn't|error|problem)(?: to)? "
+            r"(?:load|loading|open|opening|locate|locating|find|finding)\b[^\r\n]{0,60}?[\\/\s\"'`:(]"
+            r"(?P<dll>" + DLL_NAME + r")\b"
+        ),
+        {},
+    ),
+    # "FBCapture.dll fails to load"
+    ("retold", fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]? (?:failed|fails|failing) to load\b"), {}),
+    # "Failed to load shared library", "cannot find the DLL", "could not load a native library"
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:failed|fails|unable|cannot|can't|can not|could not|couldn't)(?: to)? (?:load|find|locate) "
+            r"(?:a |the |some |one |required |necessary |needed )?(?:dlls?|shared librar(?:y|ies)|"
+            r"native librar(?:y|ies)|dynamic(?: link)? librar(?:y|ies))\b"
+        ),
+        {},
+    ),
+    # "DLL failed to load", "DLLs not found", "missing DLLs", "dll missing" (not "foo.dll missing": prose)
+    ("retold", fact_pattern(r"(?:^|[\s\"'`(])dlls? (?:failed|fails) to load\b"), {}),
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:missing|not found) dlls?\b|(?:^|[\s\"'`(])dlls? (?:is |are )?(?:missing|not found)\b"
+        ),
+        {},
+    ),
+    # the 1114 and 127 messages shortened: "DLL initialization routine failed", "entry point ... not found"
+    ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
+    (
+        "retold",
+        fact_pattern(r"\b(?:procedure )?entry point\b[^\r\n]{0,200}?\b(?:could not be located|not found)\b"),
+        {"code": 127},
+    ),
+    # PyInstaller's ctypes hook: "Failed to load dynlib/dll 'C:\\app\\_internal\\foo.dll'. Most likely this
+    # dynlib/dll was not found when the application was frozen."
+    (
+        "load-library",
+        fact_pattern(r"Failed to load dynlib/dll [\"']?(?P<path>" + RPATH + r"\.(?:dll|pyd))\b"),
+        {"leaf": True},
+    ),
+    # the title bar of the loader's pop-up when only that was copied: "python.exe - System Error"
+    ("retold", fact_pattern(r"\b[\w.-]+\.exe - (?:System Error|Entry Point Not Found)\b"), {}),
 )
 # A user's own words: "fbgemm.dll is missing", "missing msvcr100.dll", "缺少 MSVCP140.dll". ``next`` is the word
 # after "missing", to tell a missing file from a DLL "missing an entry point".
@@ -279,7 +329,12 @@ PROSE_MISSING: tuple[FactPattern, ...] = (
     ),
     fact_pattern(
         r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s+(?:is |was |being )?(?:not (?:being )?available|unavailable|"
-        r"could not be found|cannot be found|can't be found|is not found|was not found)"
+        r"could not be found|cannot be found|can't be found|is not found|was not found|not found)"
+    ),
+    fact_pattern(
+        r"\b(?:not found|missing|cannot find|can't find|could not find):\s*[\"'`]?(?P<dll>"
+        + DLL_NAME
+        + r")\b"
     ),
     fact_pattern(r"(?:缺少|缺失|丢失|遺失)了?\s*(?:文件|檔案)?\s*[\"'`]?(?P<dll>" + DLL_NAME + r")\b"),
     fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s*(?:文件|檔案)?\s*(?:丢失|缺失|遺失|找不到|不存在)"),
