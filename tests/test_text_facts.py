@@ -826,6 +826,15 @@ def test_a_frozen_application_is_an_environment_type(text: str, env: str | None,
         ("python.exe - System Error", None, None),
         ("lib not found: libopenblas.dll", "libopenblas.dll", 126),  # a missing file, in the user's words
         ("llama.dll not found", "llama.dll", 126),
+        ("Process finished with exit code -1073741515", None, 0xC0000135),
+        ("the build step exited with code 3221225595", None, 0xC000007B),
+        ("pytorch DLL 加载失败", None, None),
+        ("无法加载DLL", None, None),
+        (
+            'qt.qpa.plugin: Could not load the Qt platform plugin "windows" in "" even though it was found.',
+            "qwindows.dll",
+            None,
+        ),
         (
             "Failed to load dynlib/dll 'C:\\app\\_internal\\lib\\foo.dll'. Most likely this dynlib/dll was not "
             "found when the application was frozen.",

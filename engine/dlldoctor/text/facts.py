@@ -243,7 +243,7 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
     for kind, pattern, extra in SHAPES:
         for m in t.finditer(pattern):
             path = _group(m, "path")
-            dll = _dll_from_path(_group(m, "dll")) or _dll_from_path(path)
+            dll = extra.get("plugin") or _dll_from_path(_group(m, "dll")) or _dll_from_path(path)
             code = _code_of(_group(m, "code"))
             if code is None:
                 code = extra.get("code")

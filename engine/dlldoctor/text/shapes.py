@@ -57,6 +57,16 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # Rust's io::Error prints the Windows code as "(os error 126)".
     ("code-mention", fact_pattern(r"\bos error (?P<code>\d{1,5})\b"), {}),
     ("status", fact_pattern(r"\b(?P<code>0xc0000(?:07b|135|139|142))\b"), {}),
+    # the same statuses as a process exit code in decimal, signed (PyCharm's "Process finished with exit code
+    # -1073741515") or unsigned (3221225781): 0xC0000135, 0xC000007B, 0xC0000139, 0xC0000142
+    (
+        "status",
+        fact_pattern(
+            r"(?:^|[^\w-])(?P<code>-1073741515|-1073741701|-1073741511|-1073741502|"
+            r"3221225781|3221225595|3221225785|3221225794)\b"
+        ),
+        {},
+    ),
     (
         "error-loading",
         fact_pattern(
@@ -299,6 +309,22 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
             r"\b(?:missing|not found) dlls?\b|(?:^|[\s\"'`(])dlls? (?:is |are )?(?:missing|not found)\b"
         ),
         {},
+    ),
+    # the same in Chinese and Japanese titles: "DLL 加载失败", "无法加载 DLL", "找不到 dll", "DLLの読み込みに失敗"
+    (
+        "retold",
+        fact_pattern(
+            r"(?:dll|动态链接库|動態連結程式庫)\s*(?:加载|載入|导入|導入)\s*(?:失败|失敗|出错|出錯|错误|錯誤)|"
+            r"(?:无法|不能|未能)(?:加载|載入|找到)\s*(?:dll|动态链接库)|找不到\s*(?:dll|动态链接库)|"
+            r"dll\s*の読み込みに失敗"
+        ),
+        {},
+    ),
+    # Qt's platform plugin ("windows" is qwindows.dll) failing to load, most often because of the DLLs it needs
+    (
+        "retold",
+        fact_pattern(r"Could not (?:load|find) the Qt platform plugin \"(?P<dll>windows)\""),
+        {"plugin": "qwindows.dll"},
     ),
     # the 1114 and 127 messages shortened: "DLL initialization routine failed", "entry point ... not found"
     ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
