@@ -158,3 +158,29 @@ def test_the_whole_answer_is_the_same_with_and_without_a_child(torch_wheel: Path
         outputs.append(done.stdout.replace(str(tmp_path / f"cache{setting}").encode(), b"CACHE"))
     assert outputs[0] == outputs[1]
     assert b"torch_cpu.dll" in outputs[0]
+
+
+def test_a_member_past_the_threshold_goes_to_a_child_on_its_own(
+    pe_bin: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No threshold lowered: a real DLL with 70 MiB of zeros after it (an overlay) is big enough."""
+    path = tmp_path / "padded-1.0-cp311-cp311-win_amd64.whl"
+    data = (pe_bin / "x64" / "chain_c.dll").read_bytes() + bytes(70 << 20)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("padded/chain_c.dll", data)
+    assert path.stat().st_size < 1 << 20
+    delivered: list[bool] = []
+    real = offload.read_elsewhere
+
+    def spy(*args: object) -> tuple[bytes, bytes, bool] | None:
+        done = real(*args)  # type: ignore[arg-type]
+        delivered.append(done is not None)
+        return done
+
+    monkeypatch.setattr(offload, "read_elsewhere", spy)
+    elsewhere = scan_target(str(path), PY311, Catalog(threads=2))
+    alone = scan_target(str(path), PY311, Catalog(threads=1))  # one thread: never a child
+    assert delivered == [True]
+    assert [_same(r.facts) for r in elsewhere.files] == [_same(r.facts) for r in alone.files]
+    assert isinstance(alone.files[0].facts, PEImage)
+    assert _findings(elsewhere) == _findings(alone)
