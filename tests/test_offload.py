@@ -184,3 +184,27 @@ def test_a_member_past_the_threshold_goes_to_a_child_on_its_own(
     assert [_same(r.facts) for r in elsewhere.files] == [_same(r.facts) for r in alone.files]
     assert isinstance(alone.files[0].facts, PEImage)
     assert _findings(elsewhere) == _findings(alone)
+
+
+@pytest.mark.parametrize(
+    ("executable", "frozen", "setting", "expected"),
+    [
+        ("/usr/bin/python3.11", False, None, True),
+        ("C:\\env\\Scripts\\python.exe", False, None, True),
+        ("C:\\Program Files\\Blender\\blender.exe", False, None, False),  # Python embedded in a program
+        ("C:\\app\\tool.exe", True, None, False),  # a frozen application
+        ("/usr/bin/python3.11", False, "0", False),
+        ("", False, None, False),
+    ],
+)
+def test_a_child_is_started_only_by_an_interpreter_of_its_own(
+    executable: str, frozen: bool, setting: str | None, expected: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(offload.sys, "executable", executable)
+    if frozen:
+        monkeypatch.setattr(offload.sys, "frozen", True, raising=False)
+    if setting is None:
+        monkeypatch.delenv("DLLDOCTOR_OFFLOAD", raising=False)
+    else:
+        monkeypatch.setenv("DLLDOCTOR_OFFLOAD", setting)
+    assert offload.enabled() is expected

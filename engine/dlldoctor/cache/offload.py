@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import ntpath  # its basename splits at both separators
 import os
 import struct
 import subprocess
@@ -47,12 +48,13 @@ _REQUEST_MAX = 1 << 16
 
 
 def enabled() -> bool:
-    """A child can be started: a real interpreter runs this (not a frozen app), and nobody turned it off
+    """A child can be started: an interpreter's own executable runs this (not a frozen app, nor Python
+    embedded in another program, whose executable would start that program), and nobody turned it off
     (``DLLDOCTOR_OFFLOAD=0``, for the benchmarks' comparison)."""
     return (
         os.environ.get("DLLDOCTOR_OFFLOAD", "1") != "0"
         and not getattr(sys, "frozen", False)
-        and bool(sys.executable)
+        and ntpath.basename(sys.executable or "").lower().startswith(("python", "pypy"))
     )
 
 
@@ -152,6 +154,7 @@ def _spawn(request: dict[str, object]) -> subprocess.Popen[bytes] | None:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=env,
+            creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0),  # no console flashing up on Windows
         )
     except (OSError, ValueError):
         return None
