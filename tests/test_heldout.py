@@ -165,3 +165,11 @@ def blind_figures(folder: Path, rule_set: RuleSet) -> tuple[Report, int, int]:
     report = evaluate([c for c in load_cases(folder) if c.category != OUTSIDE], rule_set)
     loaders = [r for r in report.results if loader_error[r.case.id]]
     return report, sum(1 for r in loaders if not r.ranked), len(loaders)
+
+
+def confident(report: Report, at_least: float = 0.8) -> str:
+    """How often a first cause given at least ``at_least`` confidence is right, as a line of figures."""
+    sure = [r for r in report.results if r.ranked and r.confidence >= at_least]
+    right = sum(1 for r in sure if r.rank() == 1)
+    share = f"{100 * right / len(sure):.0f} %" if sure else "-"
+    return f"first cause at {at_least:.0%} or more: {right} of {len(sure)} right ({share})"

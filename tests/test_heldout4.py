@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_heldout import CORPUS, HELDOUT, _pct, blind_figures, overlaps
+from test_heldout import CORPUS, HELDOUT, _pct, blind_figures, confident, overlaps
 
 from dlldoctor.kb.ruleset import RuleSet
 
@@ -25,6 +25,6 @@ def test_fourth_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[s
     with capsys.disabled():
         print(
             f"\nfourth blind batch: {o.cases} cases, top-1 {_pct(o.top1_rate)}, top-3 {_pct(o.top3_rate)}, "
-            f"no diagnosis {silent} of {loaders} loader errors"
+            f"no diagnosis {silent} of {loaders} loader errors; {confident(report)}"
         )
     assert o.cases >= 60

@@ -36,6 +36,7 @@ class CaseResult:
     ranked: tuple[str, ...]  # distinct categories, best first
     rules: tuple[str, ...]  # rules that fired, best first
     error_rules: tuple[str, ...]  # error-level rules that fired
+    confidence: float = 0.0  # the first cause's confidence
 
     def rank(self) -> int | None:
         """1-based rank of the first right category, or None."""
@@ -122,6 +123,7 @@ def run_case(case: Case, rule_set: RuleSet) -> CaseResult:
         ranked,
         tuple(d.rule.id for d in diagnoses),
         tuple(d.rule.id for d in diagnoses if d.rule.severity == "error"),
+        diagnoses[0].confidence if diagnoses else 0.0,
     )
 
 
