@@ -26,17 +26,22 @@ def read_bundle(path: Path | str) -> dict[str, Any]:
         raise InputError(f"{path}: bundle not read: {e.reason}") from e
     except OSError as e:
         raise InputError(f"{path}: cannot read the bundle: {e.strerror or e}") from e
+    return parse_bundle(data, str(path))
+
+
+def parse_bundle(data: bytes, label: str = "bundle") -> dict[str, Any]:
+    """A bundle's bytes (a file, an upload) as a checked bundle; ``label`` names it in errors."""
     # PowerShell 5.1's `>` writes UTF-16 with a byte order mark: such a bundle is read as it is.
     encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
     try:
         bundle = json.loads(data.decode(encoding))
     except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not a bundle: not UTF-8 or UTF-16 text (byte {e.start})") from e
+        raise InputError(f"{label}: not a bundle: not UTF-8 or UTF-16 text (byte {e.start})") from e
     except RecursionError as e:
-        raise InputError(f"{path}: not a bundle: JSON nested too deeply") from e
+        raise InputError(f"{label}: not a bundle: JSON nested too deeply") from e
     except ValueError as e:
-        raise InputError(f"{path}: not a bundle: invalid JSON ({e})") from e
-    check_bundle(bundle, str(path))
+        raise InputError(f"{label}: not a bundle: invalid JSON ({e})") from e
+    check_bundle(bundle, label)
     return bundle  # type: ignore[no-any-return]
 
 
