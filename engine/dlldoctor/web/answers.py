@@ -7,10 +7,10 @@ checked against its schema by :func:`dlldoctor.diagnose.bundle.parse_bundle`, as
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from dlldoctor.bounded import json_document
 from dlldoctor.diagnose.bundle import check_bundle, parse_bundle
 from dlldoctor.diagnose.doctor import Conclusion, diagnose_bundle
 from dlldoctor.diagnose.explain import Explanation, explain_text
@@ -70,14 +70,7 @@ def answer_bundle(bundle: object, rule_set: RuleSet, lang: str | None = None) ->
 
 def answer_json(data: bytes, rule_set: RuleSet) -> Answer:
     """A JSON request: ``{"text": …, "lang"?: …}``, ``{"bundle": {…}}``, or a bundle itself."""
-    try:
-        request = json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as e:
-        raise InputError(f"the request is not UTF-8 text (byte {e.start})") from e
-    except RecursionError as e:
-        raise InputError("the request is JSON nested too deeply") from e
-    except ValueError as e:
-        raise InputError(f"the request is not JSON ({e})") from e
+    request = json_document(data, "the request")
     if not isinstance(request, dict):
         raise InputError('the request must be a JSON object: {"text": "…"} or {"bundle": {…}}')
     lang = asked_language(request.get("lang"))
