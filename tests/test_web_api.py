@@ -105,7 +105,7 @@ def test_a_bundle_is_answered_as_explain_bundle(
     assert uploaded.text == as_body.text == wrapped.text == expected
     page = client.post("/", files={"bundle": ("bundle.json", path.read_bytes())})
     assert page.status_code == 200
-    assert '<p class="verdict" id="verdict">✗ openmp-missing: ' in page.text
+    assert '<p class="verdict found" id="verdict">✗ openmp-missing: ' in page.text
     assert '<li class="cause" data-rule="fbgemm-126-libomp140-missing">' in page.text
     bad = client.post("/api/explain", files={"bundle": ("b.json", b'{"version": 1}')})
     assert bad.status_code == 400
@@ -257,7 +257,7 @@ def test_the_form_answer_is_explains_first_cause_in_chinese(client: TestClient) 
     assert page.status_code == 200 and '<html lang="zh-CN">' in page.text
     first = page.text.index('<li class="cause"')
     assert page.text[first:].startswith(f'<li class="cause" data-rule="{top["rule"]}">')
-    assert f'<p class="verdict" id="verdict">✗ {top["category"]}: {top["title"]}</p>' in page.text
+    assert f'<p class="verdict found" id="verdict">✗ {top["category"]}: {top["title"]}</p>' in page.text
     assert f'<p class="fix-text">{top["fixes"][0]["text"]}</p>' in page.text
     assert any(ord(ch) in HAN for ch in top["fixes"][0]["text"])
     assert (

@@ -15,8 +15,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "paste-label": ("The error text", "错误文本"),
     "explain": ("Explain", "分析"),
     "bundle-label": (
-        "Or a bundle written by `dlldoctor doctor --report` or the collector (JSON)",
-        "或者上传 `dlldoctor doctor --report` 或收集器写出的 bundle（JSON）",
+        "Or a bundle written by dlldoctor doctor --report or by the collector (JSON)",
+        "或者上传 dlldoctor doctor --report 或收集器写出的 bundle（JSON）",
     ),
     "read-bundle": ("Read the bundle", "读取 bundle"),
     "privacy": (

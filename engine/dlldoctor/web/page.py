@@ -95,7 +95,7 @@ def _answer(answer: Answer, rule_set: RuleSet) -> list[str]:
     out = [
         '<section id="answer" aria-labelledby="answer-heading">',
         f'<h2 id="answer-heading">{escape(word("answer", lang))}</h2>',
-        f'<p class="verdict" id="verdict">{escape(verdict)}</p>',
+        f'<p class="verdict{" found" if causes else ""}" id="verdict">{escape(verdict)}</p>',
     ]
     if causes:
         out.append(f"<h2>{escape(label(lang, 'diagnoses'))}</h2>")

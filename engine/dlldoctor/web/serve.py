@@ -4,16 +4,29 @@ from __future__ import annotations
 
 import logging
 import socket
+from typing import TYPE_CHECKING
 
 from dlldoctor.web.app import create_app
 from dlldoctor.web.limits import PathOnlyAccessLog
 
-
-def serve(host: str, port: int, *, sockets: list[socket.socket] | None = None) -> None:
-    """Serve until interrupted. ``sockets``: already bound sockets (the tests' free port)."""
+if TYPE_CHECKING:
     import uvicorn
 
-    config = uvicorn.Config(create_app(), host=host, port=port, server_header=False, log_level="info")
+    from dlldoctor.kb.ruleset import RuleSet
+
+
+def server(host: str, port: int, rule_set: RuleSet | None = None) -> uvicorn.Server:
+    """A uvicorn server of the application, its logging set up, not yet started."""
+    import uvicorn
+
+    config = uvicorn.Config(create_app(rule_set), host=host, port=port, server_header=False, log_level="info")
     config.load()
-    logging.getLogger("uvicorn.access").addFilter(PathOnlyAccessLog())
-    uvicorn.Server(config).run(sockets=sockets)
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, PathOnlyAccessLog) for f in access.filters):
+        access.addFilter(PathOnlyAccessLog())
+    return uvicorn.Server(config)
+
+
+def serve(host: str, port: int, *, sockets: list[socket.socket] | None = None) -> None:
+    """Serve until interrupted (Ctrl-C). ``sockets``: already bound sockets to serve on instead."""
+    server(host, port).run(sockets=sockets)
