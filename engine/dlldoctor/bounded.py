@@ -147,3 +147,16 @@ def json_document(data: bytes, prefix: str, *, encoding: str = "utf-8-sig", text
         raise InputError(f"{prefix}: JSON nested too deeply") from e
     except ValueError as e:
         raise InputError(f"{prefix}: invalid JSON ({e})") from e
+
+
+def read_given_file(path: Path | str, cap: int, what: str) -> bytes:
+    """A file named on the command line (a bundle, an event): :func:`read_regular`, each failure one
+    :class:`~dlldoctor.errors.InputError` that names the file and ``what`` it should have been."""
+    from dlldoctor.errors import InputError
+
+    try:
+        return read_regular(path, cap)
+    except UnsafeFile as e:
+        raise InputError(f"{path}: {what} not read: {e.reason}") from e
+    except OSError as e:
+        raise InputError(f"{path}: cannot read the {what}: {e.strerror or e}") from e

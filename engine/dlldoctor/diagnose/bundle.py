@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dlldoctor.bounded import UnsafeFile, json_document, read_regular
+from dlldoctor.bounded import json_document, read_given_file
 from dlldoctor.errors import InputError
 from dlldoctor.platform.collect import BUNDLE_VERSION
 from dlldoctor.resources import schema_path
@@ -20,12 +20,7 @@ MAX_BUNDLE = 32 << 20  # bytes; a bundle of torch's whole graph is ~200 KB
 
 
 def read_bundle(path: Path | str) -> dict[str, Any]:
-    try:
-        data = read_regular(path, MAX_BUNDLE)
-    except UnsafeFile as e:
-        raise InputError(f"{path}: bundle not read: {e.reason}") from e
-    except OSError as e:
-        raise InputError(f"{path}: cannot read the bundle: {e.strerror or e}") from e
+    data = read_given_file(path, MAX_BUNDLE, "bundle")
     return parse_bundle(data, str(path))
 
 

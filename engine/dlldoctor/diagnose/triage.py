@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dlldoctor.bounded import UnsafeFile, json_document, read_regular
+from dlldoctor.bounded import json_document, read_given_file
 from dlldoctor.diagnose.explain import Explanation, explain_text
 from dlldoctor.errors import InputError
 from dlldoctor.kb.ruleset import RuleSet
@@ -69,12 +69,7 @@ def event_from(payload: object, label: str = "event") -> Event:
 
 
 def read_event(path: Path | str) -> Event:
-    try:
-        data = read_regular(path, MAX_EVENT)
-    except UnsafeFile as e:
-        raise InputError(f"{path}: event not read: {e.reason}") from e
-    except OSError as e:
-        raise InputError(f"{path}: cannot read the event: {e.strerror or e}") from e
+    data = read_given_file(path, MAX_EVENT, "event")
     payload = json_document(data, f"{path}: not an event")
     return event_from(payload, str(path))
 
