@@ -10,6 +10,7 @@ import logging
 import subprocess
 import sys
 import warnings
+from html.parser import HTMLParser
 from pathlib import Path
 
 import jsonschema
@@ -29,7 +30,6 @@ from dlldoctor.kb.ruleset import RuleSet
 from dlldoctor.resources import schema_path
 from dlldoctor.web.app import create_app
 from dlldoctor.web.limits import CSP, BodyLimit, PathOnlyAccessLog
-
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = {c.id: c for c in load_cases(ROOT / "corpus" / "errors")}
@@ -104,7 +104,11 @@ def test_a_bundle_is_answered_as_explain_bundle(
     wrapped = client.post("/api/explain", json={"bundle": bundle_of(ZH_FBGEMM)})
     assert uploaded.text == as_body.text == wrapped.text == expected
     page = client.post("/", files={"bundle": ("bundle.json", path.read_bytes())})
-    assert page.status_code == 200
+    assert page.status_code == 200 and '<html lang="en">' in page.text  # as explain --bundle: English
+    chinese = client.post(
+        "/", files={"bundle": ("b.json", path.read_bytes())}, headers={"accept-language": "zh"}
+    )
+    assert '<html lang="zh-CN">' in chinese.text and "<h2>可能的原因（按可能性排序）</h2>" in chinese.text
     assert '<p class="verdict found" id="verdict">✗ openmp-missing: ' in page.text
     assert '<li class="cause" data-rule="fbgemm-126-libomp140-missing">' in page.text
     bad = client.post("/api/explain", files={"bundle": ("b.json", b'{"version": 1}')})
@@ -148,7 +152,11 @@ def test_a_10_mb_body_is_refused_with_413_declared_or_streamed(client: TestClien
             yield b"x" * (1 << 20)
 
     assert client.post("/api/explain", content=chunks()).status_code == 413
-    assert client.post("/", files={"text": (None, "x" * (2 << 20))}).status_code == 413
+    form = client.post("/", files={"text": (None, "x" * (2 << 20))}, headers={"accept-language": "zh-CN"})
+    assert form.status_code == 413 and form.headers["content-type"] == "text/html; charset=utf-8"
+    assert (
+        '<p class="error" id="error" role="alert">请求超过 1024 KB：请只粘贴报错附近的部分。</p>' in form.text
+    )
 
 
 def test_a_declared_large_body_is_refused_before_any_of_it_is_read() -> None:
@@ -324,3 +332,43 @@ def test_serve_refuses_a_port_that_is_not_one() -> None:
     finally:
         sys.stderr = sys_stderr
     assert status == 2 and stream.getvalue() == "dlldoctor: error: --port 70000: not a port (0-65535)\n"
+
+
+class _Words(HTMLParser):
+    """The words a reader sees, without the pasted text, commands and code."""
+
+    QUOTED = frozenset({"textarea", "pre", "code", "script", "style"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth, self.words = 0, []
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        self.depth += tag in self.QUOTED
+
+    def handle_endtag(self, tag: str) -> None:
+        self.depth -= tag in self.QUOTED
+
+    def handle_data(self, data: str) -> None:
+        if not self.depth:
+            self.words.append(data)
+
+
+def test_the_chinese_page_says_its_own_words_in_chinese(client: TestClient) -> None:
+    from zhcheck import english_words
+
+    zh = {"accept-language": "zh-CN,zh;q=0.9"}
+    pages = [
+        client.get("/", headers=zh).text,
+        client.post("/", data={"text": " "}, headers=zh).text,
+        client.post("/", data={"text": "\x01\x02\x03"}, headers=zh).text,
+        client.post("/", data={"text": "这不是报错，只是一段普通的文字。"}).text,
+    ]
+    left = []
+    for page in pages:
+        words = _Words()
+        words.feed(page)
+        left += english_words("\n".join(words.words))
+    assert left == []
+    assert "这段文本看起来不像 Windows DLL 加载失败。" in pages[3]
+    assert "无法读取：这看起来是二进制文件，而不是错误文本" in pages[2]

@@ -16,9 +16,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "explain": ("Explain", "分析"),
     "bundle-label": (
         "Or a bundle written by dlldoctor doctor --report or by the collector (JSON)",
-        "或者上传 dlldoctor doctor --report 或收集器写出的 bundle（JSON）",
+        "或者上传 dlldoctor doctor --report 或收集器写出的诊断包（JSON）",
     ),
-    "read-bundle": ("Read the bundle", "读取 bundle"),
+    "read-bundle": ("Read the bundle", "读取诊断包"),
     "privacy": (
         "Nothing you paste or upload is stored or logged: it is read in memory, answered and forgotten.",
         "粘贴或上传的内容不会被保存，也不会写入日志：只在内存中读取、作答，随即丢弃。",
@@ -38,7 +38,7 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "no-input": (
         "Paste an error text or choose a bundle file.",
-        "请粘贴错误文本或选择一个 bundle 文件。",
+        "请粘贴错误文本或选择一个诊断包文件。",
     ),
     "api": (
         'The same answer as JSON: POST /api/explain with {{"text": …}}; the command line: '
@@ -46,7 +46,6 @@ WORDS: dict[str, tuple[str, str]] = {
         '同样的结论也可以 JSON 形式获得：POST /api/explain，内容为 {{"text": …}}；命令行：'
         "pip install dlldoctor，然后运行 dlldoctor explain。",
     ),
-    "not-found": ("No rule {rule}", "没有规则 {rule}"),
 }
 
 

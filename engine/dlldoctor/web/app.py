@@ -13,7 +13,7 @@ request brings is written anywhere or logged.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -22,8 +22,15 @@ from dlldoctor.errors import InputError
 from dlldoctor.formats.error_words import error_message
 from dlldoctor.formats.rule_text import rule_json
 from dlldoctor.formats.web_words import word
-from dlldoctor.web.answers import Answer, answer_bundle, answer_document, answer_json, answer_text
-from dlldoctor.web.limits import MAX_BODY, TIME_LIMIT, BodyLimit, SecurityHeaders
+from dlldoctor.web.answers import (
+    Answer,
+    answer_bundle,
+    answer_document,
+    answer_json,
+    answer_text,
+    asked_language,
+)
+from dlldoctor.web.limits import MAX_BODY, TIME_LIMIT, BodyLimit, Scope, SecurityHeaders
 from dlldoctor.web.page import render_page
 
 if TYPE_CHECKING:
@@ -42,9 +49,9 @@ class TooSlow(Exception):
     """The request took longer than the time cap."""
 
 
-def page_language(request: Request) -> str:
+def page_language(headers: Mapping[str, str]) -> str:
     """Chinese when the browser's first language is; English otherwise."""
-    first = request.headers.get("accept-language", "").split(",", 1)[0].strip().lower()
+    first = headers.get("accept-language", "").split(",", 1)[0].strip().lower()
     return "zh" if first.startswith("zh") else "en"
 
 
@@ -88,20 +95,26 @@ def create_app(
             lang if isinstance(lang, str) else None,
         )
 
-    def form_answer(fields: tuple[str, bytes | None, str | None]) -> Answer:
-        from dlldoctor.web.answers import asked_language
-
+    def form_answer(fields: tuple[str, bytes | None, str | None], page_lang: str | None = None) -> Answer:
+        """The API's answer as the command line gives it; on the page (``page_lang``), a bundle without
+        ``lang`` is answered in the page's language (a text always in its own)."""
         text, data, lang = fields
         said = asked_language(lang)
         if data is not None:
-            return answer_bundle(data, rules, said)
+            return answer_bundle(data, rules, said or page_lang)
         return answer_text(text, rules, said)
 
+    def too_large_page(scope: Scope) -> str:
+        from starlette.datastructures import Headers
+
+        lang = page_language(Headers(scope=scope))
+        return render_page(lang, rules, error=word("too-large", lang, size=max_body >> 10))
+
     async def home(request: Request) -> Response:
-        return HTMLResponse(render_page(page_language(request), rules))
+        return HTMLResponse(render_page(page_language(request.headers), rules))
 
     async def submit(request: Request) -> Response:
-        lang = page_language(request)
+        lang = page_language(request.headers)
         fields: tuple[str, bytes | None, str | None] = ("", None, None)
 
         async def read() -> tuple[str, bytes | None, str | None]:
@@ -110,7 +123,7 @@ def create_app(
             return fields
 
         try:
-            answer = await within(read, form_answer)
+            answer = await within(read, functools.partial(form_answer, page_lang=lang))
         except TooSlow:
             error = word("too-slow", lang, seconds=f"{time_limit:g}")
             return HTMLResponse(render_page(lang, rules, text=fields[0], error=error), status_code=503)
@@ -161,5 +174,5 @@ def create_app(
             Route("/healthz", healthz, methods=["GET"]),
             Route("/static/{name}", asset, methods=["GET"]),
         ],
-        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit, limit=max_body)],
+        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit, limit=max_body, page=too_large_page)],
     )

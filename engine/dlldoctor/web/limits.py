@@ -41,13 +41,19 @@ class BodyTooLarge(Exception):
     """The body passed the cap while it was read."""
 
 
-def refusal(status: int, message: str) -> tuple[Message, Message]:
-    """The two ASGI messages of a short JSON refusal."""
-    body = json.dumps({"version": 1, "error": message}, ensure_ascii=False).encode()
+def refusal(status: int, message: str, html: str | None = None) -> tuple[Message, Message]:
+    """The two ASGI messages of a short refusal: JSON, or the page ``html`` when given."""
+    if html is None:
+        body, kind = (
+            json.dumps({"version": 1, "error": message}, ensure_ascii=False).encode(),
+            b"application/json",
+        )
+    else:
+        body, kind = html.encode(), b"text/html; charset=utf-8"
     start = {
         "type": "http.response.start",
         "status": status,
-        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode())],
     }
     return start, {"type": "http.response.body", "body": body}
 
@@ -57,8 +63,12 @@ def too_large_message(limit: int) -> str:
 
 
 class BodyLimit:
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
-        self.app, self.limit = app, limit
+    """``page``: the HTML refusal for a form posted to ``/`` (a browser shows it), given the scope."""
+
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_BODY, page: Callable[[Scope], str] | None = None
+    ) -> None:
+        self.app, self.limit, self.page = app, limit, page
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -66,7 +76,7 @@ class BodyLimit:
             return
         declared = dict(scope.get("headers") or ()).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(send)
+            await self._refuse(scope, send)
             return
         received = 0
         started = False
@@ -89,10 +99,11 @@ class BodyLimit:
             await self.app(scope, bounded, watched)
         except BodyTooLarge:
             if not started:
-                await self._refuse(send)
+                await self._refuse(scope, send)
 
-    async def _refuse(self, send: Send) -> None:
-        for message in refusal(413, too_large_message(self.limit)):
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        html = self.page(scope) if self.page is not None and scope.get("path") == "/" else None
+        for message in refusal(413, too_large_message(self.limit), html):
             await send(message)
 
 
