@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from dlldoctor.cli import main
@@ -15,6 +16,7 @@ from dlldoctor.diagnose.accuracy import Case, load_cases
 from dlldoctor.diagnose.explain import explain_text
 from dlldoctor.diagnose.triage import MARKER
 from dlldoctor.kb.ruleset import RuleSet
+from dlldoctor.resources import schema_path
 from dlldoctor.text.issue import Segment, segments
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,6 +74,22 @@ def _sourced() -> set[str]:
 SOURCED = _sourced()
 
 
+def _triage_schema() -> jsonschema.Draft202012Validator:
+    """schemas/triage.schema.json, its ``$ref`` to the explanation's schema resolved from the package."""
+    from referencing import Registry, Resource
+
+    schemas = {
+        name: json.loads(schema_path(name).read_text(encoding="utf-8")) for name in ("explain", "triage")
+    }
+    registry = Registry().with_resources(
+        (f"{name}.schema.json", Resource.from_contents(schema)) for name, schema in schemas.items()
+    )
+    return jsonschema.Draft202012Validator(schemas["triage"], registry=registry)
+
+
+TRIAGE_SCHEMA = _triage_schema()
+
+
 @pytest.mark.parametrize("n", range(len(real_cases())), ids=[c.category or "" for c in real_cases()])
 def test_a_real_report_gets_a_comment_whose_first_cause_is_explains(
     n: int, tmp_path: Path, rule_set: RuleSet, capsys: pytest.CaptureFixture[str]
@@ -89,6 +107,7 @@ def test_a_real_report_gets_a_comment_whose_first_cause_is_explains(
     assert lines[3].startswith(f"1. **{top.rule.title.get(lang)}** — [`{top.rule.id}`](")
     status, out = triage(capsys, "--event", str(event(tmp_path, case.text, style)), "--format", "json")
     document = json.loads(out)
+    TRIAGE_SCHEMA.validate(document)
     assert document["explanation"]["diagnoses"][0]["rule"] == top.rule.id
     assert document["post"] is (top.confidence >= 0.5)
     assert (document["comment"] is None) is (top.confidence < 0.5)
@@ -132,7 +151,9 @@ def test_a_feature_request_and_an_empty_body_get_nothing(
     ):
         path.write_text(json.dumps({"action": "opened", "issue": issue}), encoding="utf-8")
         assert triage(capsys, "--event", str(path)) == (0, "")
-        assert json.loads(triage(capsys, "--event", str(path), "--format", "json")[1])["post"] is False
+        document = json.loads(triage(capsys, "--event", str(path), "--format", "json")[1])
+        TRIAGE_SCHEMA.validate(document)
+        assert document["post"] is False and document["comment"] is None and document["explanation"] is None
 
 
 def test_the_threshold_and_its_own_comment(
