@@ -16,10 +16,6 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("multipart")
-pytest.importorskip("httpx")
-
 with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its TestClient; httpx still works
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient

@@ -18,22 +18,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
-pytest.importorskip("uvicorn")
-pytest.importorskip("multipart")
-webdriver = pytest.importorskip("selenium.webdriver")
-
-from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support import expected_conditions  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-
-from dlldoctor.diagnose.accuracy import load_cases  # noqa: E402
-from dlldoctor.diagnose.explain import explain_text  # noqa: E402
-from dlldoctor.formats.explain import explanation_dict  # noqa: E402
-from dlldoctor.kb.ruleset import RuleSet  # noqa: E402
-from dlldoctor.web.serve import server  # noqa: E402
+from dlldoctor.diagnose.accuracy import load_cases
+from dlldoctor.diagnose.explain import explain_text
+from dlldoctor.formats.explain import explanation_dict
+from dlldoctor.kb.ruleset import RuleSet
+from dlldoctor.web.serve import server
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -86,19 +82,26 @@ def site(rule_set: RuleSet) -> Iterator[tuple[str, AccessLines]]:
     listening.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def chrome(javascript: bool = True) -> object:
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1500"):
         options.add_argument(argument)
     options.add_argument("--lang=en-US")
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
     driver.set_page_load_timeout(WAIT)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    driver = chrome()
     yield driver
-    driver.quit()
+    driver.quit()  # type: ignore[attr-defined]
 
 
 def shots(tmp_path: Path) -> Path:
@@ -154,3 +157,22 @@ def test_garbage_gets_a_clear_message(site: tuple[str, AccessLines], browser: ob
     assert verdict.text == "Nothing in this text looks like a Windows DLL load failure."
     assert driver.find_elements(By.CSS_SELECTOR, "li.cause") == []  # type: ignore[attr-defined]
     driver.save_screenshot(str(shots(tmp_path) / "web-garbage.png"))  # type: ignore[attr-defined]
+
+
+def test_the_form_works_without_javascript(site: tuple[str, AccessLines], rule_set: RuleSet) -> None:
+    url, _ = site
+    expected = explanation_dict(explain_text(ZH_FBGEMM, rule_set), rule_set.families)["diagnoses"][0]
+    driver = chrome(javascript=False)
+    try:
+        driver.get(url + "/")  # type: ignore[attr-defined]
+        driver.find_element(By.ID, "text").send_keys(ZH_FBGEMM)  # type: ignore[attr-defined]
+        driver.find_element(By.ID, "explain").click()  # type: ignore[attr-defined]
+        WebDriverWait(driver, WAIT).until(expected_conditions.presence_of_element_located((By.ID, "verdict")))
+        first = driver.find_elements(By.CSS_SELECTOR, "li.cause")[0]  # type: ignore[attr-defined]
+        assert first.get_attribute("data-rule") == expected["rule"]
+        assert first.find_element(By.CSS_SELECTOR, ".fix-text").text == expected["fixes"][0]["text"]
+        assert not first.find_element(
+            By.CSS_SELECTOR, "button.copy"
+        ).is_displayed()  # only the script shows them
+    finally:
+        driver.quit()  # type: ignore[attr-defined]
