@@ -11,7 +11,8 @@ from dlldoctor.errors import InputError
 NAME = "serve"
 HELP = "serve a web page and a JSON API that explain a pasted error (needs `pip install dlldoctor[web]`)"
 
-EXTRA = ("starlette", "uvicorn", "multipart")  # python-multipart is imported as `multipart`
+# The web extra's packages: the module each is imported as, and its name on the package index.
+EXTRA = (("starlette", "starlette"), ("uvicorn", "uvicorn"), ("python_multipart", "python-multipart"))
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -22,9 +23,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def missing_extra() -> list[str]:
     missing = []
-    for name in EXTRA:
+    for module, name in EXTRA:
         try:
-            importlib.import_module(name)
+            importlib.import_module(module)
         except ImportError:
             missing.append(name)
     return missing
