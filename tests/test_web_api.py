@@ -133,6 +133,17 @@ def test_bad_requests_are_one_line_errors(client: TestClient, body: bytes, error
     assert (answer.status_code, answer.json()) == (400, {"version": 1, "error": error})
 
 
+def test_a_form_the_parser_refuses_is_a_one_line_error(client: TestClient) -> None:
+    two = client.post("/api/explain", files=[("bundle", ("a.json", b"{}")), ("bundle", ("b.json", b"{}"))])
+    assert (two.status_code, two.json()) == (
+        400,
+        {"version": 1, "error": "the form is not read: Too many files. Maximum number of files is 1."},
+    )
+    page = client.post("/", files=[("bundle", ("a.json", b"{}")), ("bundle", ("b.json", b"{}"))])
+    assert page.status_code == 400
+    assert "Not read: the form is not read: Too many files. Maximum number of files is 1." in page.text
+
+
 def test_a_10_mb_body_is_refused_with_413_declared_or_streamed(client: TestClient) -> None:
     big = b"x" * (10 << 20)
     declared = client.post("/api/explain", content=big, headers={"content-type": "application/json"})

@@ -49,6 +49,10 @@ class TooSlow(Exception):
     """The request took longer than the time cap."""
 
 
+class NothingGiven(InputError):
+    """A form with neither a text nor a bundle file."""
+
+
 def page_language(headers: Mapping[str, str]) -> str:
     """Chinese when the browser's first language is; English otherwise."""
     first = headers.get("accept-language", "").split(",", 1)[0].strip().lower()
@@ -61,6 +65,7 @@ def create_app(
     import anyio
     from starlette.applications import Starlette
     from starlette.datastructures import UploadFile
+    from starlette.exceptions import HTTPException
     from starlette.middleware import Middleware
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
@@ -84,7 +89,10 @@ def create_app(
 
     async def form_fields(request: Request) -> tuple[str, bytes | None, str | None]:
         """The form's text, the bundle file's bytes (None when no file was chosen), and ``lang``."""
-        form = await request.form(max_files=1, max_fields=4, max_part_size=max_body)
+        try:
+            form = await request.form(max_files=1, max_fields=4, max_part_size=max_body)
+        except HTTPException as e:  # Starlette's refusal of a malformed form: one line, as any other
+            raise InputError(f"the form is not read: {e.detail}") from e
         upload = form.get("bundle")
         data = await upload.read() if isinstance(upload, UploadFile) else None
         text = form.get("text")
@@ -100,6 +108,8 @@ def create_app(
         ``lang`` is answered in the page's language (a text always in its own)."""
         text, data, lang = fields
         said = asked_language(lang)
+        if data is None and not text.strip():
+            raise NothingGiven("the form holds no text and no bundle: give the field text or bundle")
         if data is not None:
             return answer_bundle(data, rules, said or page_lang)
         return answer_text(text, rules, said)
@@ -128,7 +138,7 @@ def create_app(
             error = word("too-slow", lang, seconds=f"{time_limit:g}")
             return HTMLResponse(render_page(lang, rules, text=fields[0], error=error), status_code=503)
         except InputError as e:
-            if not fields[0].strip() and fields[1] is None:
+            if isinstance(e, NothingGiven):
                 error = word("no-input", lang)
             else:
                 error = word("not-read", lang, message=error_message(str(e), lang))
