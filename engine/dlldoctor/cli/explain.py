@@ -14,6 +14,7 @@ from dlldoctor.cli.common import (
     add_format_option,
     add_rules_option,
     add_selection_options,
+    add_text_language_option,
     names,
     printable_output,
     use_colour,
@@ -46,11 +47,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read the error text from the Windows clipboard (PowerShell 5.1 turns piped Chinese into ???)",
     )
-    parser.add_argument(
-        "--lang",
-        choices=("en", "zh"),
-        help="language of the answer (default: Chinese for Chinese text, English otherwise)",
-    )
+    add_text_language_option(parser, "the answer")
     add_format_option(parser)
     add_rules_option(parser)
     add_selection_options(parser)

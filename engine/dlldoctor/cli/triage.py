@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from dlldoctor.cli.common import EXIT_OK, add_format_option, add_rules_option, printable_output, write
+from dlldoctor.cli.common import (
+    EXIT_OK,
+    add_format_option,
+    add_rules_option,
+    add_text_language_option,
+    printable_output,
+    write,
+)
 
 NAME = "triage"
 HELP = (
@@ -41,11 +48,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         metavar="X",
         help=f"answer only when the top cause is at least this sure, 0 to 1 (default: {DEFAULT_MIN_CONFIDENCE})",
     )
-    parser.add_argument(
-        "--lang",
-        choices=("en", "zh"),
-        help="language of the comment (default: Chinese for Chinese text, English otherwise)",
-    )
+    add_text_language_option(parser, "the comment")
     add_format_option(parser)
     add_rules_option(parser)
 
