@@ -129,6 +129,9 @@ def test_the_chinese_fbgemm_report_is_answered_in_chinese(
     )
     assert "   - 修复 1: 安装 2.4.0 以外的 torch 版本（之后的 wheel 不再依赖缺失的 libomp140）。" in comment
     assert comment.rstrip().endswith("`dlldoctor explain` 可以分析任何粘贴的报错。</sub>")
+    from zhcheck import english_words
+
+    assert english_words(comment, frozenset({"Instant"})) == []  # Oracle Instant Client, a product's name
 
 
 @pytest.mark.parametrize("style", ["code", "plain", "comment"])
