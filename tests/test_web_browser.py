@@ -60,7 +60,6 @@ def site(rule_set: RuleSet) -> Iterator[tuple[str, AccessLines]]:
     listening.bind(("127.0.0.1", 0))
     port = listening.getsockname()[1]
     uv = server("127.0.0.1", port, rule_set)
-    uv.config.log_level = logging.WARNING
     access = AccessLines()
     logging.getLogger("uvicorn.access").addHandler(access)
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [listening]}, daemon=True)
