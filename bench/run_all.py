@@ -38,6 +38,7 @@ def main() -> None:
         ["memory.py"],
         ["batch.py", "--repeat", str(max(2, args.repeat // 2))],
         ["explain.py", *repeat],
+        ["web.py", *repeat],
         ["process.py", *repeat, *([] if args.no_anchors else ["--anchors"])],
     ]
     output: list[str] = []

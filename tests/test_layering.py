@@ -26,8 +26,12 @@ ALLOWED: dict[str, frozenset[str]] = {
     "text": frozenset({"kb"}),
     "diagnose": frozenset({"platform", "pe", "install", "cache", "loader", "scan", "kb", "text"}),
     "formats": frozenset({"platform", "pe", "install", "cache", "loader", "scan", "kb", "text", "diagnose"}),
-    "cli": frozenset(
+    # The page and API of `dlldoctor serve`: answers as explain does (diagnose, formats), below the CLI.
+    "web": frozenset(
         {"platform", "pe", "install", "cache", "loader", "scan", "kb", "text", "diagnose", "formats"}
+    ),
+    "cli": frozenset(
+        {"platform", "pe", "install", "cache", "loader", "scan", "kb", "text", "diagnose", "formats", "web"}
     ),
 }
 ROOT_MODULES = frozenset(

@@ -130,3 +130,33 @@ def _read_pipe(fd: int, path: Path | str, cap: int, idle: float) -> tuple[bytes,
             break
     data = b"".join(parts)
     return data[:cap], size > cap
+
+
+def json_document(data: bytes, prefix: str, *, encoding: str = "utf-8-sig", text: str = "UTF-8") -> object:
+    """Bytes read from a stranger (a file, a request) as JSON; every way they are not is one
+    :class:`~dlldoctor.errors.InputError` starting with ``prefix`` (a deep nesting included)."""
+    import json
+
+    from dlldoctor.errors import InputError
+
+    try:
+        return json.loads(data.decode(encoding))
+    except UnicodeDecodeError as e:
+        raise InputError(f"{prefix}: not {text} text (byte {e.start})") from e
+    except RecursionError as e:
+        raise InputError(f"{prefix}: JSON nested too deeply") from e
+    except ValueError as e:
+        raise InputError(f"{prefix}: invalid JSON ({e})") from e
+
+
+def read_given_file(path: Path | str, cap: int, what: str) -> bytes:
+    """A file named on the command line (a bundle, an event): :func:`read_regular`, each failure one
+    :class:`~dlldoctor.errors.InputError` that names the file and ``what`` it should have been."""
+    from dlldoctor.errors import InputError
+
+    try:
+        return read_regular(path, cap)
+    except UnsafeFile as e:
+        raise InputError(f"{path}: {what} not read: {e.reason}") from e
+    except OSError as e:
+        raise InputError(f"{path}: cannot read the {what}: {e.strerror or e}") from e

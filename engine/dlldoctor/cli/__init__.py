@@ -24,7 +24,7 @@ from dlldoctor.errors import DllDoctorError
 
 # Subcommand modules in the order ``--help`` lists them. Each defines NAME, HELP,
 # configure_parser(parser) and execute(args) -> exit status; none imports heavy libraries at import time.
-COMMANDS = ("scan", "tree", "explain", "doctor", "collector", "search", "rules")
+COMMANDS = ("scan", "tree", "explain", "doctor", "collector", "search", "serve", "triage", "rules")
 
 
 def _command_modules() -> list[ModuleType]:

@@ -150,6 +150,15 @@ def _write_terminal(text: str, stream: TextIO) -> None:
     console.print(Text.from_ansi(text.rstrip("\n")))
 
 
+def add_text_language_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """--lang en|zh for an answer to a text: by default in the text's own language."""
+    parser.add_argument(
+        "--lang",
+        choices=("en", "zh"),
+        help=f"language of {what} (default: Chinese for Chinese text, English otherwise)",
+    )
+
+
 def add_rules_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules",

@@ -11,7 +11,6 @@ from dlldoctor.cli.common import EXIT_USAGE, add_format_option, add_rules_option
 from dlldoctor.errors import InputError
 
 if TYPE_CHECKING:
-    from dlldoctor.diagnose.doctor import Conclusion
     from dlldoctor.platform.interface import WindowsApi
 
 NAME = "doctor"
@@ -51,6 +50,7 @@ def execute(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace, api: WindowsApi) -> int:
     """The whole flow on one machine (the live one, or the tests' fake Windows)."""
     from dlldoctor.diagnose.doctor import diagnose_bundle, run_doctor
+    from dlldoctor.formats.doctor import diagnosis_dict
     from dlldoctor.kb.ruleset import load_rule_set
     from dlldoctor.platform.collect import redact
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, api: WindowsApi) -> int:
         raise InputError(f"--python {python}: no such interpreter")
     rule_set = load_rule_set(args.rules)
     bundle = run_doctor(api, python, args.modules or ["torch"], args.rules)
-    bundle["diagnosis"] = diagnosis(diagnose_bundle(bundle, rule_set, args.lang)[0])
+    bundle["diagnosis"] = diagnosis_dict(diagnose_bundle(bundle, rule_set, args.lang)[0])
     bundle["redacted"] = not args.no_redact
     if bundle["redacted"]:
         bundle = redact(bundle, api.environ())  # type: ignore[assignment]
@@ -77,7 +77,7 @@ def show(args: argparse.Namespace, bundle: dict[str, Any], *, api_colour: bool =
     rule_set = load_rule_set(args.rules)
     lang = getattr(args, "lang", None) or "en"
     conclusion, explanation = diagnose_bundle(bundle, rule_set, lang)
-    bundle = {**bundle, "diagnosis": diagnosis(conclusion)}  # worked out again, never taken from the file
+    bundle = {**bundle, "diagnosis": fmt.diagnosis_dict(conclusion)}  # worked out again, never from the file
     if args.format == "json":
         write(fmt.render_json(bundle))
     elif args.format == "markdown":
@@ -85,15 +85,6 @@ def show(args: argparse.Namespace, bundle: dict[str, Any], *, api_colour: bool =
     else:
         write(fmt.render_text(conclusion, explanation, bundle, rule_set, colour=api_colour, lang=lang))
     return 1 if conclusion.failing or (conclusion.rule_id and conclusion.severity == "error") else 0
-
-
-def diagnosis(conclusion: Conclusion) -> dict[str, Any]:
-    return {
-        "rule_id": conclusion.rule_id,
-        "category": conclusion.category,
-        "source": conclusion.source,
-        "confirmed": conclusion.confirmed,
-    }
 
 
 def _write_report(path: Path, bundle: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from dlldoctor.cli.common import (
     add_format_option,
     add_rules_option,
     add_selection_options,
+    add_text_language_option,
     names,
     printable_output,
     use_colour,
@@ -21,6 +22,7 @@ from dlldoctor.cli.common import (
 )
 from dlldoctor.cli.scan_options import add_environment_options
 from dlldoctor.errors import InputError
+from dlldoctor.text.paste import check_paste
 
 if TYPE_CHECKING:
     from dlldoctor.diagnose.explain import Explanation
@@ -45,11 +47,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read the error text from the Windows clipboard (PowerShell 5.1 turns piped Chinese into ???)",
     )
-    parser.add_argument(
-        "--lang",
-        choices=("en", "zh"),
-        help="language of the answer (default: Chinese for Chinese text, English otherwise)",
-    )
+    add_text_language_option(parser, "the answer")
     add_format_option(parser)
     add_rules_option(parser)
     add_selection_options(parser)
@@ -75,16 +73,6 @@ def decode(data: bytes) -> str:
     from dlldoctor.text.encoding import decode_bytes
 
     return decode_bytes(data)
-
-
-_TEXT_CONTROLS = frozenset("\t\n\r\x1b\x0c")
-
-
-def looks_binary(text: str) -> bool:
-    """More than 5 % control characters (other than tabs, line ends and ANSI escapes): not a paste."""
-    sample = text[:65536]
-    controls = sum(1 for ch in sample if ch < " " and ch not in _TEXT_CONTROLS)
-    return controls > len(sample) // 20
 
 
 def read_paste(stream: TextIO, prompt: TextIO, lang: str | None = None) -> bytes:
@@ -143,11 +131,7 @@ def execute(args: argparse.Namespace) -> int:
     printable_output()
     if args.bundle is not None:
         return explain_bundle(args)
-    text = read_input(args)
-    if not text.strip():
-        raise InputError("the error text is empty: paste the traceback or the pop-up's message")
-    if looks_binary(text):
-        raise InputError("this looks like a binary file, not an error text")
+    text = check_paste(read_input(args))
 
     from dlldoctor.diagnose.explain import explain_text
     from dlldoctor.formats import explain as fmt

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dlldoctor.bounded import UnsafeFile, read_regular
+from dlldoctor.bounded import json_document, read_given_file
 from dlldoctor.errors import InputError
 from dlldoctor.platform.collect import BUNDLE_VERSION
 from dlldoctor.resources import schema_path
@@ -20,24 +20,17 @@ MAX_BUNDLE = 32 << 20  # bytes; a bundle of torch's whole graph is ~200 KB
 
 
 def read_bundle(path: Path | str) -> dict[str, Any]:
-    try:
-        data = read_regular(path, MAX_BUNDLE)
-    except UnsafeFile as e:
-        raise InputError(f"{path}: bundle not read: {e.reason}") from e
-    except OSError as e:
-        raise InputError(f"{path}: cannot read the bundle: {e.strerror or e}") from e
+    data = read_given_file(path, MAX_BUNDLE, "bundle")
+    return parse_bundle(data, str(path))
+
+
+def parse_bundle(data: bytes, label: str = "bundle") -> dict[str, Any]:
+    """A bundle's bytes (a file, an upload) as a checked bundle; ``label`` names it in errors."""
     # PowerShell 5.1's `>` writes UTF-16 with a byte order mark: such a bundle is read as it is.
     encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
-    try:
-        bundle = json.loads(data.decode(encoding))
-    except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not a bundle: not UTF-8 or UTF-16 text (byte {e.start})") from e
-    except RecursionError as e:
-        raise InputError(f"{path}: not a bundle: JSON nested too deeply") from e
-    except ValueError as e:
-        raise InputError(f"{path}: not a bundle: invalid JSON ({e})") from e
-    check_bundle(bundle, str(path))
-    return bundle  # type: ignore[no-any-return]
+    bundle = json_document(data, f"{label}: not a bundle", encoding=encoding, text="UTF-8 or UTF-16")
+    check_bundle(bundle, label)
+    return bundle  # type: ignore[return-value]  # check_bundle: the schema's top level is an object
 
 
 def check_bundle(bundle: object, label: str = "bundle") -> None:

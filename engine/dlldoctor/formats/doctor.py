@@ -207,5 +207,15 @@ def _cut(body: str, budget: int, lang: str = "en") -> tuple[str, int]:
     return f"{kept}\n{word('left-out', lang, n=len(body) - len(kept))}", 0
 
 
+def diagnosis_dict(conclusion: Conclusion) -> dict[str, Any]:
+    """The bundle's ``diagnosis``: always worked out again from the rest, never taken from the file."""
+    return {
+        "rule_id": conclusion.rule_id,
+        "category": conclusion.category,
+        "source": conclusion.source,
+        "confirmed": conclusion.confirmed,
+    }
+
+
 def render_json(bundle: dict[str, Any]) -> str:
     return json.dumps(bundle, indent=1, sort_keys=True, ensure_ascii=False)

@@ -222,11 +222,15 @@ def defect(text: str, lang: str) -> str:
     return text
 
 
+def error_message(message: str, lang: str) -> str:
+    """An error the engine wrote in English, in ``lang`` (unchanged when no template says it)."""
+    return say(message, lang, ERRORS, parts={"defect": defect})
+
+
 def error_line(message: str, lang: str) -> str:
     """The line the command prints for an error: ``dlldoctor: error: …`` with the error in ``lang``."""
     en, zh = ERRORS["prefix"]
-    said = say(message, lang, ERRORS, parts={"defect": defect})
-    return (zh if lang == "zh" else en).format(message=said)
+    return (zh if lang == "zh" else en).format(message=error_message(message, lang))
 
 
 def usage_error_line(prog: str, message: str, lang: str) -> str:

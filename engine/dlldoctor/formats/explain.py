@@ -82,8 +82,13 @@ _LABELS = {
 }
 
 
+def label(lang: str | None, key: str) -> str:
+    """One of the answer's labels (``why``, ``fix``, ``docs``, ``nothing``, …) in ``lang``."""
+    return _LABELS["zh" if lang == "zh" else "en"][key]
+
+
 def paste_prompt(lang: str | None) -> str:
-    return _LABELS["zh" if lang == "zh" else "en"]["paste"]
+    return label(lang, "paste")
 
 
 def split_shown(ex: Explanation) -> tuple[list[Diagnosis], list[Diagnosis]]:
@@ -213,9 +218,14 @@ def explanation_dict(ex: Explanation, families: Families) -> dict[str, Any]:
 
 
 def render_json(ex: Explanation, families: Families) -> str:
+    return document_json(explanation_dict(ex, families))
+
+
+def document_json(document: dict[str, Any]) -> str:
+    """An explanation's JSON as every reader writes it: sorted keys, two-space indentation."""
     import json
 
-    return json.dumps(explanation_dict(ex, families), ensure_ascii=False, indent=2, sort_keys=True)
+    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)
 
 
 def _fence(text: str) -> str:
@@ -253,6 +263,25 @@ def pasted_block(text: str, lang: str) -> list[str]:
     ]
 
 
+def cause_markdown(n: int, d: Diagnosis, lang: str, families: Families) -> list[str]:
+    """One cause as a numbered Markdown item: its title and rule, why, and each fix with its commands."""
+    label = _LABELS[lang]
+    out = [
+        f"{n}. **{d.rule.title.get(lang)}** — [`{d.rule.id}`]({rule_url(d.rule)}) ({d.rule.category}, "
+        f"{label['confidence']} {d.confidence:.0%})",
+        f"   - {label['why']}: " + label["and"].join(why(e, lang, families) for e in d.evidence),
+    ]
+    for i, fix in enumerate(d.rule.fixes, 1):
+        out.append(f"   - {label['fix']} {i}: {fix.text.get(lang)}" + (f" <{fix.url}>" if fix.url else ""))
+        for shell, command in fix.commands:
+            out.append(
+                f"     - {SHELL_LABEL[shell]}: `{command}`"
+                if "\n" not in command
+                else f"     - {SHELL_LABEL[shell]}:\n\n       ```\n       {command}\n       ```"
+            )
+    return out
+
+
 def render_markdown(ex: Explanation, families: Families, text: str | None = None) -> str:
     """Causes first, the facts after them, then the pasted text folded (when given)."""
     label = _LABELS[ex.lang]
@@ -266,23 +295,7 @@ def render_markdown(ex: Explanation, families: Families, text: str | None = None
     out = [f"### {label['diagnoses']}", ""]
     full, rest = split_shown(ex)
     for n, d in enumerate(full, 1):
-        out.append(
-            f"{n}. **{d.rule.title.get(ex.lang)}** — [`{d.rule.id}`]({rule_url(d.rule)}) ({d.rule.category}, "
-            f"{label['confidence']} {d.confidence:.0%})"
-        )
-        out.append(
-            f"   - {label['why']}: " + label["and"].join(why(e, ex.lang, families) for e in d.evidence)
-        )
-        for i, fix in enumerate(d.rule.fixes, 1):
-            out.append(
-                f"   - {label['fix']} {i}: {fix.text.get(ex.lang)}" + (f" <{fix.url}>" if fix.url else "")
-            )
-            for shell, command in fix.commands:
-                out.append(
-                    f"     - {SHELL_LABEL[shell]}: `{command}`"
-                    if "\n" not in command
-                    else f"     - {SHELL_LABEL[shell]}:\n\n       ```\n       {command}\n       ```"
-                )
+        out += cause_markdown(n, d, ex.lang, families)
     if rest:
         out += ["", f"**{label['also']}:** " + ", ".join(f"`{d.rule.id}` ({d.confidence:.0%})" for d in rest)]
     decide = decide_steps(ex, families)
