@@ -798,6 +798,9 @@ def test_package_mentions_keep_every_version_named(rule_set: RuleSet) -> None:
         ),
         ("ImportError: LoadLibraryExW 'C:\\app\\main.dist\\PyQt5\\QtCore.pyd' failed", "frozen"),
         ("C:\\Program Files\\App\\lib\\library.zip\\app\\__init__.py", "frozen"),
+        ("打包后from .core_avx import * 报错DLL load failed 找不到指定的模块", "frozen"),
+        ("after packaging with PyInstaller the exe says DLL load failed", "frozen"),
+        ("pip install pyinstaller", None),
         # every traceback has "<frozen importlib._bootstrap>": not a frozen app
         (
             'File "<frozen importlib._bootstrap>", line 1176, in _find_and_load\n'
@@ -832,6 +835,16 @@ def test_a_frozen_application_is_an_environment_type(text: str, env: str | None,
         ("无法加载DLL", None, None),
         (
             'qt.qpa.plugin: Could not load the Qt platform plugin "windows" in "" even though it was found.',
+            "qwindows.dll",
+            None,
+        ),
+        (
+            'Failed to start because it could not find or load the Qt platform plugin "windows"',
+            "qwindows.dll",
+            None,
+        ),
+        (
+            "This application failed to start because no Qt platform plugin could be initialized.",
             "qwindows.dll",
             None,
         ),

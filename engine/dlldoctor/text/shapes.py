@@ -323,7 +323,10 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # Qt's platform plugin ("windows" is qwindows.dll) failing to load, most often because of the DLLs it needs
     (
         "retold",
-        fact_pattern(r"Could not (?:load|find) the Qt platform plugin \"(?P<dll>windows)\""),
+        fact_pattern(
+            r"(?:could not (?:find or load|load|find)|no) (?:the )?Qt platform plugin"
+            r"(?: \"(?P<dll>windows)\"| could be initialized)"
+        ),
         {"plugin": "qwindows.dll"},
     ),
     # the 1114 and 127 messages shortened: "DLL initialization routine failed", "entry point ... not found"
@@ -418,6 +421,9 @@ ENV_PATTERNS: tuple[tuple[str, FactPattern], ...] = (
             r"[\\/]_MEI\d{2,}[\\/]|sys\._MEIPASS|\bpyi_rth_\w+|\bpyimod0\d_\w+|Failed to execute script\b"
             r"|\[PYI-\d+:ERROR\]|\w\.dist[\\/][^\n]*\.(?:pyd|dll|exe|py)\b|cx_Freeze[\\/]initscripts"
             r"|[\\/]lib[\\/]library\.zip\b"
+            # ... and the user saying so: "after packaging with pyinstaller", "the frozen exe", 打包后 / 打包成exe
+            r"|\bpyinstaller\b[^\n]{0,40}\b(?:exe|executable|build|bundle|onefile)\b|\b(?:packaged|frozen|bundled) "
+            r"(?:exe|executable|app|application)\b|\bafter (?:packaging|freezing|bundling)\b|打包(?:后|成|的|为)"
         ),
     ),
     (
