@@ -147,6 +147,7 @@ def _spawn(request: dict[str, object]) -> subprocess.Popen[bytes] | None:
     package_root = str(Path(__file__).resolve().parents[2])  # the child imports this very dlldoctor
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    env["PYTHONSAFEPATH"] = "1"  # not the current folder first (3.11+), whatever it holds
     try:
         child = subprocess.Popen(
             [sys.executable, "-m", "dlldoctor.cache.offload"],
