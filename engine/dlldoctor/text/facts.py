@@ -21,6 +21,7 @@ from dlldoctor.text.derived import derive
 from dlldoctor.text.locations import locate
 from dlldoctor.text.mentions import listed_releases
 from dlldoctor.text.normalize import normalize_text
+from dlldoctor.text.retold import RETOLD
 from dlldoctor.text.shapes import (
     DLL_MENTION,
     ENV_PATTERNS,
@@ -240,7 +241,7 @@ def _message_events(t: ScannedText, messages: Messages) -> Iterator[ErrorEvent]:
 
 
 def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
-    for kind, pattern, extra in SHAPES:
+    for kind, pattern, extra in (*SHAPES, *RETOLD):
         for m in t.finditer(pattern):
             path = _group(m, "path")
             dll = extra.get("plugin") or _dll_from_path(_group(m, "dll")) or _dll_from_path(path)

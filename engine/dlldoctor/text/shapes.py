@@ -276,66 +276,6 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"leaf": True, "code": 127},
     ),
-    # --- the same failures as people retell them in titles and prose, without the loader's exact words ---
-    # (kind "retold": a loader error, weaker than any of the loader's own statements above)
-    # "Failed to load llama.dll", "unable to load 'C:\\x\\foo.dll'", "can't open libzbar-64.dll", "error loading
-    # shared library foo.dll": the DLL that did not load (perhaps because of one of its dependencies).
-    (
-        "retold",
-        fact_pattern(
-            r"\b(?:failed|fails|unable|cannot|can't|can not|could not|couldn't|error|problem)(?: to)? "
-            r"(?:load|loading|open|opening|locate|locating|find|finding)\b[^\r\n]{0,60}?[\\/\s\"'`:(]"
-            r"(?P<dll>" + DLL_NAME + r")\b"
-        ),
-        {},
-    ),
-    # "FBCapture.dll fails to load"
-    ("retold", fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]? (?:failed|fails|failing) to load\b"), {}),
-    # "Failed to load shared library", "cannot find the DLL", "could not load a native library"
-    (
-        "retold",
-        fact_pattern(
-            r"\b(?:failed|fails|unable|cannot|can't|can not|could not|couldn't)(?: to)? (?:load|find|locate) "
-            r"(?:a |the |some |one |required |necessary |needed )?(?:dlls?|shared librar(?:y|ies)|"
-            r"native librar(?:y|ies)|dynamic(?: link)? librar(?:y|ies))\b"
-        ),
-        {},
-    ),
-    # "DLL failed to load", "DLLs not found", "missing DLLs", "dll missing" (not "foo.dll missing": prose)
-    ("retold", fact_pattern(r"(?:^|[\s\"'`(])dlls? (?:failed|fails) to load\b"), {}),
-    (
-        "retold",
-        fact_pattern(
-            r"\b(?:missing|not found) dlls?\b|(?:^|[\s\"'`(])dlls? (?:is |are )?(?:missing|not found)\b"
-        ),
-        {},
-    ),
-    # the same in Chinese and Japanese titles: "DLL 加载失败", "无法加载 DLL", "找不到 dll", "DLLの読み込みに失敗"
-    (
-        "retold",
-        fact_pattern(
-            r"(?:dll|动态链接库|動態連結程式庫)\s*(?:加载|載入|导入|導入)\s*(?:失败|失敗|出错|出錯|错误|錯誤)|"
-            r"(?:无法|不能|未能)(?:加载|載入|找到)\s*(?:dll|动态链接库)|找不到\s*(?:dll|动态链接库)|"
-            r"dll\s*の読み込みに失敗"
-        ),
-        {},
-    ),
-    # Qt's platform plugin ("windows" is qwindows.dll) failing to load, most often because of the DLLs it needs
-    (
-        "retold",
-        fact_pattern(
-            r"(?:could not (?:find or load|load|find)|no) (?:the )?Qt platform plugin"
-            r"(?: \"(?P<dll>windows)\"| could be initialized)"
-        ),
-        {"plugin": "qwindows.dll"},
-    ),
-    # the 1114 and 127 messages shortened: "DLL initialization routine failed", "entry point ... not found"
-    ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
-    (
-        "retold",
-        fact_pattern(r"\b(?:procedure )?entry point\b[^\r\n]{0,200}?\b(?:could not be located|not found)\b"),
-        {"code": 127},
-    ),
     # PyInstaller's ctypes hook: "Failed to load dynlib/dll 'C:\\app\\_internal\\foo.dll'. Most likely this
     # dynlib/dll was not found when the application was frozen."
     (
@@ -343,8 +283,6 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"Failed to load dynlib/dll [\"']?(?P<path>" + RPATH + r"\.(?:dll|pyd))\b"),
         {"leaf": True},
     ),
-    # the title bar of the loader's pop-up when only that was copied: "python.exe - System Error"
-    ("retold", fact_pattern(r"\b[\w.-]+\.exe - (?:System Error|Entry Point Not Found)\b"), {}),
 )
 # A user's own words: "fbgemm.dll is missing", "missing msvcr100.dll", "缺少 MSVCP140.dll". ``next`` is the word
 # after "missing", to tell a missing file from a DLL "missing an entry point".
