@@ -830,6 +830,9 @@ def test_a_frozen_application_is_an_environment_type(text: str, env: str | None,
         ("lib not found: libopenblas.dll", "libopenblas.dll", 126),  # a missing file, in the user's words
         ("llama.dll not found", "llama.dll", 126),
         ("Process finished with exit code -1073741515", None, 0xC0000135),
+        ("Error 1455", None, 1455),
+        ("ImportError: DLL load failed while importing _x: %1 is no valid Win32-Application.", None, 193),
+        ("Cannot start the app with foo.dll around", "foo.dll", None),
         ("the build step exited with code 3221225595", None, 0xC000007B),
         ("pytorch DLL 加载失败", None, None),
         ("无法加载DLL", None, None),
@@ -876,3 +879,13 @@ def test_a_failure_retold_in_a_title_is_a_loader_error(
 def test_a_retold_failure_never_outweighs_the_loaders_own_words(text: str, rule_set: RuleSet) -> None:
     f = facts(text, rule_set)
     assert f.error_code == (126 if "module" in text else 127)
+
+
+def test_a_dll_said_to_lie_in_system32_is_located_there(rule_set: RuleSet) -> None:
+    f = facts("Cannot start on Windows with zlib1.dll installed in C:\\WINDOWS\\system32", rule_set)
+    assert (f.dll, f.dll_path, f.location) == ("zlib1.dll", "C:\\WINDOWS\\system32\\zlib1.dll", "system32")
+
+
+@pytest.mark.parametrize("text", ["exit status 127", "pip failed with error code 1", "HTTP error 404"])
+def test_shell_and_http_codes_are_not_loader_codes(text: str, rule_set: RuleSet) -> None:
+    assert facts(text, rule_set).error_code is None

@@ -248,6 +248,8 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
             code = _code_of(_group(m, "code"))
             if code is None:
                 code = extra.get("code")
+            if extra.get("folder") and path and dll:  # the path is the folder the DLL lies in
+                path = path.rstrip("\\/") + "\\" + dll
             yield ErrorEvent(
                 line=t.line_of(m.start()),
                 kind=kind,

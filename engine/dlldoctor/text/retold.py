@@ -23,6 +23,27 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
+    # "Cannot start on Windows with zlib1.dll installed in C:\\WINDOWS\\system32", "app won't launch: foo.dll"
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:cannot|can't|can not|could not|couldn't|fails? to|won't|unable to) (?:start|launch|run)\b"
+            r"[^\r\n]{0,80}?[\\/\s\"'`:(](?P<dll>" + DLL_NAME + r")\b"
+        ),
+        {},
+    ),
+    # where the user says the DLL lies: "zlib1.dll installed in C:\\WINDOWS\\system32", "a copy of foo.dll in
+    # C:\\Windows\\System32" (the folder and the name make the path the loader found)
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?P<dll>"
+            + DLL_NAME
+            + r")[\"'`]? (?:is |was )?(?:installed |placed |copied |located |lying |sitting |found )?"
+            r"(?:in|into|under) [\"'`]?(?P<path>[A-Za-z]:[\\/][^\s\"'`<>|*?]*?(?:system32|syswow64))\b"
+        ),
+        {"folder": True},
+    ),
     # "FBCapture.dll fails to load"
     ("retold", fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]? (?:failed|fails|failing) to load\b"), {}),
     # "Failed to load shared library", "cannot find the DLL", "could not load a native library"

@@ -219,7 +219,9 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ),
     ("code-mention", fact_pattern(r"\(Error (?P<code>\d{1,5}): "), {}),
     # 193's message retyped ("%1 not a valid win32 application!", "is not a valid Win32 app")
-    ("code-mention", fact_pattern(r"\bnot an? valid win32 app(?:lication)?\b"), {"code": 193}),
+    ("code-mention", fact_pattern(r"\b(?:not|no) (?:an? )?valid win32[- ]app(?:lication)?\b"), {"code": 193}),
+    # "Error 1455", "error code: 1114" without WinError's brackets (codes no shell or HTTP status shares)
+    ("code-mention", fact_pattern(r"\berror(?: code)?[ :#]*(?P<code>1455|1114|4551)\b"), {}),
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
     # markdown pastes escape or emphasise the name: "importing \\_multiarray\\_umath", "importing *cv2*"
     (
