@@ -244,7 +244,7 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
     for kind, pattern, extra in (*SHAPES, *RETOLD):
         for m in t.finditer(pattern):
             path = _group(m, "path")
-            dll = extra.get("plugin") or _dll_from_path(_group(m, "dll")) or _dll_from_path(path)
+            dll = extra.get("names") or _dll_from_path(_group(m, "dll")) or _dll_from_path(path)
             code = _code_of(_group(m, "code"))
             if code is None:
                 code = extra.get("code")

@@ -82,7 +82,13 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
             r"(?:could not (?:find or load|load|find)|no) (?:the )?Qt platform plugin"
             r"(?: \"(?P<dll>windows)\"| could be initialized)"
         ),
-        {"plugin": "qwindows.dll"},
+        {"names": "qwindows.dll"},
+    ),
+    # psycopg 3 found no libpq: "ImportError: no pq wrapper available", "... libpq library not found"
+    (
+        "retold",
+        fact_pattern(r"\bno pq wrapper available\b|\blibpq library not found\b"),
+        {"names": "libpq.dll"},
     ),
     # the 1114 and 127 messages shortened: "DLL initialization routine failed", "entry point ... not found"
     ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
