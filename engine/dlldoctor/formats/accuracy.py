@@ -15,7 +15,8 @@ def _fig(d: Any) -> str:
     if not d:
         return "**not measured yet**"
     silent = f", no diagnosis {d['silent']}" if d.get("silent") is not None else ""
-    return f"top-1 {d['top1']:.1f} %, top-3 {d['top3']:.1f} %{silent}"
+    confident = f"; first cause {d['confident']}" if d.get("confident") else ""
+    return f"top-1 {d['top1']:.1f} %, top-3 {d['top3']:.1f} %{silent}{confident}"
 
 
 def render_measurements(m: Any) -> list[str]:
