@@ -175,3 +175,21 @@ def test_modules_stay_small() -> None:
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500
     }
     assert big == {}
+
+
+def test_the_command_line_starts_without_the_explainer_or_the_rules() -> None:
+    """A remembered scan answer is written right after the parser is built: building it (every subcommand's
+    options) must not load the explainer, the rule model or a PE parser."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from dlldoctor.cli import build_parser; build_parser(); "
+        "print('\\n'.join(sorted(m for m in sys.modules if m.startswith('dlldoctor.'))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    heavy = ("dlldoctor.diagnose.explain", "dlldoctor.kb.ruleset", "dlldoctor.kb.model", "dlldoctor.pe.")
+    assert [m for m in loaded if m.startswith(heavy)] == []
+    assert "dlldoctor.cli" in loaded

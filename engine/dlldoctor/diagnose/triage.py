@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dlldoctor.bounded import json_document, read_given_file
-from dlldoctor.diagnose.explain import Explanation, explain_text
 from dlldoctor.errors import InputError
-from dlldoctor.kb.ruleset import RuleSet
-from dlldoctor.text.issue import loader_error_text
+
+if TYPE_CHECKING:  # the command line reads this module's defaults without loading the explainer
+    from dlldoctor.diagnose.explain import Explanation
+    from dlldoctor.kb.ruleset import RuleSet
 
 MAX_EVENT = 16 << 20  # bytes; GitHub's payloads are a few KB, an issue body at most 65,536 characters
 MARKER = "<!-- dlldoctor-triage -->"
@@ -83,6 +84,9 @@ def triage(
 ) -> Triage:
     if MARKER in event.body:
         return Triage(event, None, min_confidence)
+    from dlldoctor.diagnose.explain import explain_text
+    from dlldoctor.text.issue import loader_error_text
+
     text = loader_error_text(event.body, messages=rule_set.messages, families=rule_set.families)
     if text is None:
         return Triage(event, None, min_confidence)
