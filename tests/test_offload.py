@@ -90,6 +90,20 @@ def test_a_child_nobody_claims_is_stopped(torch_wheel: Path) -> None:
     assert offload._AHEAD._children == {}
 
 
+def _count_deliveries(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each child asked for a member delivered it, in order."""
+    delivered: list[bool] = []
+    real = offload.read_elsewhere
+
+    def spy(*args: object) -> tuple[bytes, bytes, bool] | None:
+        done = real(*args)  # type: ignore[arg-type]
+        delivered.append(done is not None)
+        return done
+
+    monkeypatch.setattr(offload, "read_elsewhere", spy)
+    return delivered
+
+
 def _wheel_with(tmp_path: Path, pe_bin: Path, damage: str) -> Path:
     path = tmp_path / f"demo{damage}-1.0-cp311-cp311-win_amd64.whl"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -115,15 +129,7 @@ def test_a_member_read_elsewhere_has_the_same_facts_or_defect(
     alone = scan_target(str(path), PY311, Catalog(threads=2))
     monkeypatch.setenv("DLLDOCTOR_OFFLOAD", "1")
     monkeypatch.setattr(offload, "MIN_SIZE", 0)
-    delivered: list[bool] = []
-    real = offload.read_elsewhere
-
-    def spy(*args: object) -> tuple[bytes, bytes, bool] | None:
-        done = real(*args)  # type: ignore[arg-type]
-        delivered.append(done is not None)
-        return done
-
-    monkeypatch.setattr(offload, "read_elsewhere", spy)
+    delivered = _count_deliveries(monkeypatch)
     elsewhere = scan_target(str(path), PY311, Catalog(threads=2))
     assert _findings(elsewhere) == _findings(alone)
     assert [_same(r.facts) for r in elsewhere.files] == [_same(r.facts) for r in alone.files]
@@ -169,15 +175,7 @@ def test_a_member_past_the_threshold_goes_to_a_child_on_its_own(
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("padded/chain_c.dll", data)
     assert path.stat().st_size < 1 << 20
-    delivered: list[bool] = []
-    real = offload.read_elsewhere
-
-    def spy(*args: object) -> tuple[bytes, bytes, bool] | None:
-        done = real(*args)  # type: ignore[arg-type]
-        delivered.append(done is not None)
-        return done
-
-    monkeypatch.setattr(offload, "read_elsewhere", spy)
+    delivered = _count_deliveries(monkeypatch)
     elsewhere = scan_target(str(path), PY311, Catalog(threads=2))
     alone = scan_target(str(path), PY311, Catalog(threads=1))  # one thread: never a child
     assert delivered == [True]
