@@ -206,3 +206,18 @@ def test_a_child_is_started_only_by_an_interpreter_of_its_own(
     else:
         monkeypatch.setenv("DLLDOCTOR_OFFLOAD", setting)
     assert offload.enabled() is expected
+
+
+def test_the_child_never_imports_from_the_folder_it_runs_in(
+    torch_wheel: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stray zipfile.py or json.py in the user's current folder (a Downloads folder, say) is not run."""
+    marker = tmp_path / "ran"
+    for name in ("zipfile", "json", "struct"):
+        (tmp_path / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    entry = _entry(torch_wheel, "torch/lib/c10.dll")
+    info = entry.origin.zip.getinfo(entry.relpath)  # type: ignore[attr-defined]
+    assert offload.read_elsewhere(torch_wheel, info, largest_possible(info)) is not None
+    assert not marker.exists()

@@ -379,3 +379,39 @@ def test_the_chinese_page_says_its_own_words_in_chinese(client: TestClient) -> N
     assert left == []
     assert "这段文本看起来不像 Windows DLL 加载失败。" in pages[3]
     assert "无法读取：这看起来是二进制文件，而不是错误文本" in pages[2]
+
+
+def test_serve_on_a_port_in_use_is_one_line_exit_2() -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "dlldoctor", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"dlldoctor: error: cannot listen on 127.0.0.1:{port}: ")
+    assert done.stderr.count("\n") == 1
+
+
+def test_a_fault_while_answering_is_a_one_line_500_with_the_headers_and_no_paste_in_the_log(
+    rule_set: RuleSet, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from dlldoctor.web import app as web_app
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("SECRET-PASTE-WORDS in the message")
+
+    monkeypatch.setattr(web_app, "answer_json", broken)
+    client = TestClient(web_app.create_app(rule_set), raise_server_exceptions=False)
+    with caplog.at_level(logging.DEBUG):
+        done = client.post("/api/explain", json={"text": "SECRET-PASTE-WORDS"})
+    assert done.status_code == 500
+    assert done.json() == {"version": 1, "error": "internal error"}
+    assert done.headers["content-security-policy"] == CSP
+    assert "RuntimeError" in caplog.text
+    assert "SECRET-PASTE-WORDS" not in caplog.text

@@ -3,8 +3,8 @@
 Inflating a deflate stream runs without the GIL, but between two steps the reading thread needs it back,
 and in a cold scan the other threads hold it most of the time: importing lief alone holds it for a
 quarter of a second, during which torch_cpu.dll's inflating stops. A member of at least
-:data:`MIN_SIZE` bytes is therefore inflated by a short-lived ``python -m dlldoctor.cache.offload``
-child, which reads the member straight from the wheel (the parent hands it the member's place, sizes
+:data:`MIN_SIZE` bytes is therefore inflated by a short-lived child (an isolated ``python -I``),
+which reads the member straight from the wheel (the parent hands it the member's place, sizes
 and CRC-32 on stdin), builds its compact image (:func:`dlldoctor.pe.compact.read_compact`), checks the
 CRC-32 and writes the first header bytes and the image back on stdout. The parent parses the image as
 if it had read it itself.
@@ -144,17 +144,19 @@ _AHEAD = _Ahead()
 
 
 def _spawn(request: dict[str, object]) -> subprocess.Popen[bytes] | None:
-    package_root = str(Path(__file__).resolve().parents[2])  # the child imports this very dlldoctor
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-    env["PYTHONSAFEPATH"] = "1"  # not the current folder first (3.11+), whatever it holds
+    # Isolated (-I): no current folder, no PYTHON* variables, no user site on the child's path, whatever folder
+    # the command runs in; the folder holding this very dlldoctor is added when the path lacks it.
+    root = str(Path(__file__).resolve().parents[2])
+    code = (
+        f"import sys; r = {root!r}; r in sys.path or sys.path.insert(0, r); "
+        "from dlldoctor.cache.offload import main; main()"
+    )
     try:
         child = subprocess.Popen(
-            [sys.executable, "-m", "dlldoctor.cache.offload"],
+            [sys.executable, "-I", "-c", code],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=env,
             creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0),  # no console flashing up on Windows
         )
     except (OSError, ValueError):
@@ -188,8 +190,9 @@ def _stop(child: subprocess.Popen[bytes] | None) -> None:
     if child.poll() is None:
         child.kill()
     child.wait()
-    if child.stdout is not None:
-        child.stdout.close()
+    for stream in (child.stdin, child.stdout):
+        if stream is not None:
+            stream.close()
 
 
 def _reply(stream: IO[bytes]) -> tuple[bytes, bytes, bool] | None:
@@ -273,8 +276,14 @@ class _FirstRead:
         return getattr(self._stream, name)
 
 
-if __name__ == "__main__":
+def main() -> None:
+    """The child: answer the one request on stdin, then exit (1 on any failure: the parent reads it itself)."""
     try:
-        sys.exit(_serve(sys.stdin.buffer, sys.stdout.buffer))
+        code = _serve(sys.stdin.buffer, sys.stdout.buffer)
     except BaseException:  # the parent reads the member itself; nothing to tell here
-        sys.exit(1)
+        code = 1
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

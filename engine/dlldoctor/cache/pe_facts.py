@@ -190,12 +190,13 @@ def _identity(entry: Entry) -> str | None:
 
 
 def _from_child(head: bytes, image: bytes, crc_ok: bool, size: int) -> Facts:
-    if not crc_ok:
-        return DefectError("bad-crc")
+    # in the order _read finds them: a file the parsers refuse is that defect, a parsed one with the wrong
+    # CRC-32 is damaged
     try:
-        return read_image(read_layout(head, size), image, size)
+        facts = read_image(read_layout(head, size), image, size)
     except DefectError as e:
         return e
+    return facts if crc_ok else DefectError("bad-crc")
 
 
 def _still_same(entry: Entry, key: str) -> bool:

@@ -39,14 +39,24 @@ def execute(args: argparse.Namespace) -> int:
         )
     if not 0 <= args.port <= 65535:
         raise InputError(f"--port {args.port}: not a port (0-65535)")
+    import socket
+
     from dlldoctor.web.serve import serve
 
-    url = f"http://{args.host}:{args.port}/"
+    # Bound here, before anything is said: a port in use is a one-line error, and --port 0 prints the port
+    # the system chose.
+    try:
+        listening = socket.create_server((args.host, args.port))
+    except OSError as e:
+        reason = str(e.strerror or e).split(" (while", 1)[0]
+        raise InputError(f"cannot listen on {args.host}:{args.port}: {reason}") from e
+    port = listening.getsockname()[1]
+    url = f"http://{args.host}:{port}/"
     if args.format == "json":
         import json
 
         write(json.dumps({"version": 1, "url": url}))
     else:
         write(f"dlldoctor: serving {url} (Ctrl-C stops)")
-    serve(args.host, args.port)
+    serve(args.host, port, sockets=[listening])
     return EXIT_OK

@@ -13,6 +13,7 @@ request brings is written anywhere or logged.
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -30,17 +31,26 @@ from dlldoctor.web.answers import (
     answer_text,
     asked_language,
 )
-from dlldoctor.web.limits import MAX_BODY, TIME_LIMIT, BodyLimit, Scope, SecurityHeaders
+from dlldoctor.web.limits import (
+    MAX_BODY,
+    TIME_LIMIT,
+    ASGIApp,
+    BodyLimit,
+    BodyTooLarge,
+    Scope,
+    SecurityHeaders,
+    too_large_message,
+)
 from dlldoctor.web.page import render_page
 
 if TYPE_CHECKING:
-    from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response
 
     from dlldoctor.kb.ruleset import RuleSet
 
 STATIC = Path(__file__).resolve().parent / "static"
+LOG = logging.getLogger("dlldoctor.web")
 STATIC_TYPES = {"copy.js": "text/javascript; charset=utf-8", "page.css": "text/css; charset=utf-8"}
 T = TypeVar("T")
 
@@ -61,12 +71,11 @@ def page_language(headers: Mapping[str, str]) -> str:
 
 def create_app(
     rule_set: RuleSet | None = None, *, max_body: int = MAX_BODY, time_limit: float = TIME_LIMIT
-) -> Starlette:
+) -> ASGIApp:
     import anyio
     from starlette.applications import Starlette
     from starlette.datastructures import UploadFile
     from starlette.exceptions import HTTPException
-    from starlette.middleware import Middleware
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
@@ -146,8 +155,10 @@ def create_app(
         return HTMLResponse(render_page(lang, rules, text=fields[0], answer=answer))
 
     async def api_explain(request: Request) -> Response:
-        is_form = request.headers.get("content-type", "").startswith(
-            ("multipart/form-data", "application/x-www-form-urlencoded")
+        is_form = (
+            request.headers.get("content-type", "")
+            .lower()
+            .startswith(("multipart/form-data", "application/x-www-form-urlencoded"))
         )
         try:
             if is_form:
@@ -175,14 +186,38 @@ def create_app(
             return Response("not found\n", status_code=404, media_type="text/plain")
         return Response(static[name], media_type=STATIC_TYPES[name])
 
-    return Starlette(
+    def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
+        """A fault of dlldoctor's own while answering is a one-line 500, logged by its type only: the
+        message of an exception can quote the paste, and nothing pasted is logged."""
+
+        @functools.wraps(handler)
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request)  # type: ignore[no-any-return]
+            except BodyTooLarge:  # a body without a length that passed the cap while it was read
+                if request.url.path == "/":
+                    return HTMLResponse(too_large_page(request.scope), status_code=413)
+                return json_error(413, too_large_message(max_body))
+            except HTTPException:
+                raise
+            except Exception as e:
+                LOG.error(
+                    "internal error answering %s %s: %s", request.method, request.url.path, type(e).__name__
+                )
+                return json_error(500, "internal error")
+
+        return run
+
+    app = Starlette(
         routes=[
-            Route("/", home, methods=["GET"]),
-            Route("/", submit, methods=["POST"]),
-            Route("/api/explain", api_explain, methods=["POST"]),
-            Route("/api/rules/{rule_id}", rule, methods=["GET"]),
-            Route("/healthz", healthz, methods=["GET"]),
-            Route("/static/{name}", asset, methods=["GET"]),
+            Route("/", guarded(home), methods=["GET"]),
+            Route("/", guarded(submit), methods=["POST"]),
+            Route("/api/explain", guarded(api_explain), methods=["POST"]),
+            Route("/api/rules/{rule_id}", guarded(rule), methods=["GET"]),
+            Route("/healthz", guarded(healthz), methods=["GET"]),
+            Route("/static/{name}", guarded(asset), methods=["GET"]),
         ],
-        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit, limit=max_body, page=too_large_page)],
     )
+    # Outside Starlette's own error handling, so that every answer, its 500 included, has the headers and
+    # the body cap.
+    return SecurityHeaders(BodyLimit(app, limit=max_body, page=too_large_page))
