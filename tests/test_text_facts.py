@@ -823,7 +823,7 @@ def test_a_frozen_application_is_an_environment_type(text: str, env: str | None,
         ("the FBCapture.dll fails to load", "FBCapture.dll", None),
         ("Failed to load shared library", None, None),
         ("cannot find the DLL", None, None),
-        ("missing DLLs after the update", None, None),
+        ("DLLs are missing after the update", None, None),
         ("DLL initialization routine failed", None, 1114),
         ("procedure entry point could not be located in the dynamic link library", None, 127),
         ("python.exe - System Error", None, None),
@@ -890,3 +890,27 @@ def test_a_dll_said_to_lie_in_system32_is_located_there(rule_set: RuleSet) -> No
 @pytest.mark.parametrize("text", ["exit status 127", "pip failed with error code 1", "HTTP error 404"])
 def test_shell_and_http_codes_are_not_loader_codes(text: str, rule_set: RuleSet) -> None:
     assert facts(text, rule_set).error_code is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Same error #1455 here, any update?",  # an issue number
+        "ERROR 1114 (HY000): The table 't' is full",  # MySQL's own error 1114
+        "Test failed: expected zlib1.dll in C:\\Windows\\System32",  # where a DLL lies is no failure
+        "pip install failed at first (network). libssl-1_1-x64.dll is located in C:\\Windows\\System32",
+        "LINK : fatal error LNK1104: cannot open file 'C:\\build\\mylib.dll'",  # a linker's file lock
+        "Error opening file for writing: C:\\Program Files\\App\\foo.dll",  # an installer's
+        "Dependency Walker shows no missing DLLs",
+        "entry point 'mycli' not found in console_scripts",  # a Python packaging entry point
+    ],
+)
+def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rule_set: RuleSet) -> None:
+    from dlldoctor.diagnose.explain import diagnose
+
+    assert diagnose(facts(text, rule_set), rule_set) == ()
+
+
+@pytest.mark.parametrize("text", ["I do not use pyinstaller, no exe", "打包的时候没问题"])
+def test_a_denial_is_not_a_frozen_app(text: str, rule_set: RuleSet) -> None:
+    assert facts(text, rule_set).env_type is None

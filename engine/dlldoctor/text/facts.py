@@ -40,7 +40,7 @@ from dlldoctor.vocabulary import DerivedFact
 
 # Shapes that say little on their own ("error 7" in a log line, a missing Python module, a user's "X.dll is
 # missing"): they never make a group the headline over a real loader error.
-WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing", "retold"})
+WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing", "retold", "located"})
 MAX_DLLS = 200
 # Characters of a paste that are read. An error is near the start or the end of a log; past this,
 # the rest is left out and the facts say so (``cut``), so the time spent stays bounded.
@@ -244,7 +244,7 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
     for kind, pattern, extra in (*SHAPES, *RETOLD):
         for m in t.finditer(pattern):
             path = _group(m, "path")
-            dll = extra.get("names") or _dll_from_path(_group(m, "dll")) or _dll_from_path(path)
+            dll = extra.get("dll") or _dll_from_path(_group(m, "dll")) or _dll_from_path(path)
             code = _code_of(_group(m, "code"))
             if code is None:
                 code = extra.get("code")

@@ -1,4 +1,6 @@
-"""What every reader of a paste checks before the facts are read: the command line, the web page, triage.
+"""What a reader of a paste checks before the facts are read: the command line and the web page refuse an
+empty or binary paste with a one-line error. (Triage does not: an issue body without a loader error in it,
+empty or not, is answered with nothing.)
 
 The facts themselves read at most :data:`dlldoctor.text.facts.MAX_TEXT` characters, so a long paste costs
 bounded time wherever it comes from.

@@ -1,5 +1,5 @@
 """Loader failures as people retell them in titles and prose, without the loader's own words: "Failed to load
-llama.dll", "missing DLLs", "DLL 加载失败", Qt's platform plugin, a pop-up's title bar.
+llama.dll", "DLLs are missing", "DLL 加载失败", Qt's platform plugin, a pop-up's title bar.
 
 Each is an event of kind ``retold``: a loader error, weaker than any of the statements of
 :mod:`dlldoctor.text.shapes` (a retold failure on a line that also holds the loader's words is dropped).
@@ -12,13 +12,14 @@ from typing import Any
 from dlldoctor.text.shapes import DLL_NAME, FactPattern, fact_pattern
 
 RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
-    # "Failed to load llama.dll", "unable to load 'C:\\x\\foo.dll'", "can't open libzbar-64.dll", "error loading
-    # shared library foo.dll": the DLL that did not load (perhaps because of one of its dependencies).
+    # "Failed to load llama.dll", "unable to load 'C:\\x\\foo.dll'", "error loading shared library foo.dll": the
+    # DLL that did not load (perhaps because of one of its dependencies). Not "cannot open file": that is a
+    # linker's or an installer's file lock.
     (
         "retold",
         fact_pattern(
             r"\b(?:failed|fails|unable|cannot|can't|can not|could not|couldn't|error|problem)(?: to)? "
-            r"(?:load|loading|open|opening|locate|locating|find|finding)\b[^\r\n]{0,60}?[\\/\s\"'`:(]"
+            r"(?:load|loading|locate|locating|find|finding)\b[^\r\n]{0,60}?[\\/\s\"'`:(]"
             r"(?P<dll>" + DLL_NAME + r")\b"
         ),
         {},
@@ -33,9 +34,10 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     # where the user says the DLL lies: "zlib1.dll installed in C:\\WINDOWS\\system32", "a copy of foo.dll in
-    # C:\\Windows\\System32" (the folder and the name make the path the loader found)
+    # C:\\Windows\\System32" (the folder and the name make the path the loader found). A fact, not a failure:
+    # kind "located" alone is no loader error.
     (
-        "retold",
+        "located",
         fact_pattern(
             r"\b(?P<dll>"
             + DLL_NAME
@@ -56,13 +58,11 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
-    # "DLL failed to load", "DLLs not found", "missing DLLs", "dll missing" (not "foo.dll missing": prose)
+    # "DLL failed to load", "DLLs not found", "dll missing" (not "foo.dll missing": prose; not "no missing DLLs")
     ("retold", fact_pattern(r"(?:^|[\s\"'`(])dlls? (?:failed|fails) to load\b"), {}),
     (
         "retold",
-        fact_pattern(
-            r"\b(?:missing|not found) dlls?\b|(?:^|[\s\"'`(])dlls? (?:is |are )?(?:missing|not found)\b"
-        ),
+        fact_pattern(r"(?:^|[\s\"'`(])dlls? (?:is |are )?(?:missing|not found)\b"),
         {},
     ),
     # the same in Chinese and Japanese titles: "DLL 加载失败", "无法加载 DLL", "找不到 dll", "DLLの読み込みに失敗"
@@ -82,19 +82,22 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
             r"(?:could not (?:find or load|load|find)|no) (?:the )?Qt platform plugin"
             r"(?: \"(?P<dll>windows)\"| could be initialized)"
         ),
-        {"names": "qwindows.dll"},
+        {"dll": "qwindows.dll"},
     ),
     # psycopg 3 found no libpq: "ImportError: no pq wrapper available", "... libpq library not found"
     (
         "retold",
         fact_pattern(r"\bno pq wrapper available\b|\blibpq library not found\b"),
-        {"names": "libpq.dll"},
+        {"dll": "libpq.dll"},
     ),
     # the 1114 and 127 messages shortened: "DLL initialization routine failed", "entry point ... not found"
     ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
     (
         "retold",
-        fact_pattern(r"\b(?:procedure )?entry point\b[^\r\n]{0,200}?\b(?:could not be located|not found)\b"),
+        fact_pattern(
+            r"\bprocedure entry point\b[^\r\n]{0,200}?\b(?:could not be located|not found)\b"
+            r"|\bentry point\b[^\r\n]{0,200}?\bcould not be located in the dynamic link library\b"
+        ),
         {"code": 127},
     ),
     # the title bar of the loader's pop-up when only that was copied: "python.exe - System Error"

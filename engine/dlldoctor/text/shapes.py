@@ -220,8 +220,13 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("code-mention", fact_pattern(r"\(Error (?P<code>\d{1,5}): "), {}),
     # 193's message retyped ("%1 not a valid win32 application!", "is not a valid Win32 app")
     ("code-mention", fact_pattern(r"\b(?:not|no) (?:an? )?valid win32[- ]app(?:lication)?\b"), {"code": 193}),
-    # "Error 1455", "error code: 1114" without WinError's brackets (codes no shell or HTTP status shares)
-    ("code-mention", fact_pattern(r"\berror(?: code)?[ :#]*(?P<code>1455|1114|4551)\b"), {}),
+    # "Error 1455", "error code: 1114" without WinError's brackets; not an issue number ("error #1455") nor a
+    # database's own error of the same number ("ERROR 1114 (HY000): The table is full" is MySQL's)
+    (
+        "code-mention",
+        fact_pattern(r"\berror(?: code)?:? (?P<code>1455|1114|4551)(?:$|[.,;!)\]]|\s+[^(\s])"),
+        {},
+    ),
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
     # markdown pastes escape or emphasise the name: "importing \\_multiarray\\_umath", "importing *cv2*"
     (
@@ -361,9 +366,12 @@ ENV_PATTERNS: tuple[tuple[str, FactPattern], ...] = (
             r"[\\/]_MEI\d{2,}[\\/]|sys\._MEIPASS|\bpyi_rth_\w+|\bpyimod0\d_\w+|Failed to execute script\b"
             r"|\[PYI-\d+:ERROR\]|\w\.dist[\\/][^\n]*\.(?:pyd|dll|exe|py)\b|cx_Freeze[\\/]initscripts"
             r"|[\\/]lib[\\/]library\.zip\b"
-            # ... and the user saying so: "after packaging with pyinstaller", "the frozen exe", 打包后 / 打包成exe
-            r"|\bpyinstaller\b[^\n]{0,40}\b(?:exe|executable|build|bundle|onefile)\b|\b(?:packaged|frozen|bundled) "
-            r"(?:exe|executable|app|application)\b|\bafter (?:packaging|freezing|bundling)\b|打包(?:后|成|的|为)"
+            # ... and the user saying so: "built with pyinstaller", "pyinstaller --onefile", "the packaged exe",
+            # "after packaging", 打包后 / 打包成exe (not "I do not use pyinstaller")
+            r"|\b(?:built|build|building|packaged|packed|frozen|bundled|compiled|made|created) (?:it |the app |my app )?"
+            r"(?:with|using|by) pyinstaller\b|\b(?:use|used|using) pyinstaller to (?:build|make|create|package|pack)\b"
+            r"|\bpyinstaller (?:--onefile|-F|--onedir|-D|--noconsole|--windowed|-w)\b|\b(?:packaged|frozen|bundled) "
+            r"(?:exe|executable|app|application)\b|\bafter (?:packaging|freezing|bundling)\b|打包(?:后|成|为)"
         ),
     ),
     (
