@@ -32,7 +32,7 @@ import sys
 import threading
 import zipfile
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import IO, BinaryIO, Literal
 
 from dlldoctor.install.sources import PE_SUFFIXES
 from dlldoctor.install.zipmember import MemberReader, can_read, largest_possible, open_member
@@ -45,6 +45,10 @@ _MAGIC = b"DDO1"
 _MAX_HEAD = 1 << 16
 _MAX_IMAGE = (512 + 16) << 20  # what read_compact may keep: MAX_KEPT plus MAX_HEADERS
 _REQUEST_MAX = 1 << 16
+# A member as the parent and the child name it: header offset, size, CRC-32, size limit.
+Identity = tuple[int, int, int, int]
+# What a child says it took: that member, or False (nothing worth taking, or it failed).
+Took = Identity | Literal[False]
 
 
 def enabled() -> bool:
@@ -58,8 +62,13 @@ def enabled() -> bool:
     )
 
 
-def worthwhile(info: zipfile.ZipInfo) -> bool:
-    return info.compress_type == zipfile.ZIP_DEFLATED and info.file_size >= MIN_SIZE and can_read(info)
+def worthwhile(info: zipfile.ZipInfo, least: int | None = None) -> bool:
+    """A deflated member of at least ``least`` bytes (:data:`MIN_SIZE`) that can be read here."""
+    return (
+        info.compress_type == zipfile.ZIP_DEFLATED
+        and info.file_size >= (MIN_SIZE if least is None else least)
+        and can_read(info)
+    )
 
 
 def read_elsewhere(archive: Path, info: zipfile.ZipInfo, size: int) -> tuple[bytes, bytes, bool] | None:
@@ -109,14 +118,14 @@ class _Ahead:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._children: dict[str, tuple[subprocess.Popen[bytes], object]] = {}
+        self._children: dict[str, tuple[subprocess.Popen[bytes], Took | None]] = {}
         atexit.register(self.stop_all)
 
     def add(self, archive: str, child: subprocess.Popen[bytes]) -> None:
         with self._lock:
             self._children[archive] = (child, None)
 
-    def claim(self, archive: str, identity: tuple[int, int, int, int]) -> subprocess.Popen[bytes] | None:
+    def claim(self, archive: str, identity: Identity) -> subprocess.Popen[bytes] | None:
         """The child reading this very member, or None (a child that took another member is stopped)."""
         with self._lock:
             child, took = self._children.get(archive, (None, None))
@@ -171,7 +180,7 @@ def _spawn(request: dict[str, object]) -> subprocess.Popen[bytes] | None:
     return child
 
 
-def _took(child: subprocess.Popen[bytes]) -> tuple[int, int, int, int] | bool:
+def _took(child: subprocess.Popen[bytes]) -> Took:
     """The member the child says it is reading, or False."""
     assert child.stdout is not None
     try:
@@ -220,10 +229,7 @@ def _member(request: dict[str, int | str]) -> tuple[Path, zipfile.ZipInfo, int] 
             members = [
                 i
                 for i in wheel.infolist()
-                if i.filename.lower().endswith(PE_SUFFIXES)
-                and i.compress_type == zipfile.ZIP_DEFLATED
-                and i.file_size >= least
-                and can_read(i)
+                if i.filename.lower().endswith(PE_SUFFIXES) and worthwhile(i, least)
             ]
         if not members:
             return None
