@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clirun import run_dlldoctor
 
 GOOD = {
     "version": 1,
@@ -28,9 +28,7 @@ GOOD = {
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dlldoctor", *args], capture_output=True, text=True, check=False
-    )
+    return run_dlldoctor(*args)
 
 
 def test_a_bundle_without_a_scan_is_explained_from_its_text(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+from clirun import run_dlldoctor
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "corpus" / "examples" / "site-packages"
@@ -22,9 +23,7 @@ ANNOTATION = re.compile(r"^::(error|warning|notice) file=([^,:]+),title=([^:]+):
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dlldoctor", *args], capture_output=True, text=True, check=False, cwd=cwd
-    )
+    return run_dlldoctor(*args, cwd=cwd)
 
 
 def sarif_validator() -> jsonschema.Draft4Validator:

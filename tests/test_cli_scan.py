@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import jsonschema
 import pytest
+from clirun import run_dlldoctor
 
 from dlldoctor.cli import main
 from dlldoctor.resources import schema_path
@@ -20,13 +20,7 @@ EXAMPLE = ROOT / "corpus" / "examples" / "site-packages"
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dlldoctor", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        check=False,
-    )
+    return run_dlldoctor(*args, env=env)
 
 
 def test_example_exit_1_and_names_the_chain() -> None:

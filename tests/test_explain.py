@@ -12,6 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from clirun import run_dlldoctor
 
 from dlldoctor.cli import main
 from dlldoctor.resources import schema_path
@@ -30,15 +31,7 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dlldoctor", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-        check=False,
-    )
+    return run_dlldoctor(*args, stdin=stdin, encoding="utf-8", env={"PYTHONIOENCODING": "utf-8"})
 
 
 def explain_json(*args: str, stdin: str | None = None) -> dict:  # type: ignore[type-arg]

@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 import yaml
+from clirun import run_dlldoctor
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dlldoctor", *args], capture_output=True, text=True, check=False, cwd=cwd
-    )
+    return run_dlldoctor(*args, cwd=cwd)
 
 
 @pytest.fixture

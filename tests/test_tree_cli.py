@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
+from clirun import run_dlldoctor
 
 from dlldoctor.resources import schema_path
 
@@ -17,9 +17,7 @@ EXAMPLE = ROOT / "corpus" / "examples" / "site-packages"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dlldoctor", *args], capture_output=True, text=True, check=False
-    )
+    return run_dlldoctor(*args)
 
 
 def test_tree_names_where_a_missing_dll_was_looked_for() -> None:

@@ -9,14 +9,13 @@ and runs :func:`zhcheck.english_words` over the whole output: no English word ma
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
+from clirun import run_dlldoctor
 from zhcheck import english_words
 
 from dlldoctor.formats import ci_words, doctor_words, error_words, scan_sentences
@@ -36,15 +35,7 @@ PYMOD_TEXT = "ImportError: DLL load failed while importing pymod: 找不到指�
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dlldoctor", *args],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        env={**os.environ, "NO_COLOR": "1"},
-        check=False,
-        cwd=ROOT,
-    )
+    return run_dlldoctor(*args, stdin=stdin, env={"NO_COLOR": "1"}, cwd=ROOT)
 
 
 def assert_chinese(text: str, allowed: frozenset[str] = frozenset()) -> None:

@@ -4,17 +4,16 @@ kinds, load contexts, each finding's sentence, the tree's reasons)."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
+
+from clirun import run_dlldoctor
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "corpus" / "examples" / "site-packages"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dlldoctor", *args], capture_output=True, text=True, check=False
-    )
+    return run_dlldoctor(*args)
 
 
 def test_scan_report_words_are_chinese() -> None:
