@@ -39,7 +39,6 @@ from dlldoctor.web.limits import (
     BodyTooLarge,
     Scope,
     SecurityHeaders,
-    too_large_message,
 )
 from dlldoctor.web.page import render_page
 
@@ -76,6 +75,7 @@ def create_app(
     from starlette.applications import Starlette
     from starlette.datastructures import UploadFile
     from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
@@ -194,11 +194,7 @@ def create_app(
         async def run(request: Request) -> Response:
             try:
                 return await handler(request)  # type: ignore[no-any-return]
-            except BodyTooLarge:  # a body without a length that passed the cap while it was read
-                if request.url.path == "/":
-                    return HTMLResponse(too_large_page(request.scope), status_code=413)
-                return json_error(413, too_large_message(max_body))
-            except HTTPException:
+            except (BodyTooLarge, HTTPException):  # BodyLimit answers the first, Starlette the second
                 raise
             except Exception as e:
                 LOG.error(
@@ -209,6 +205,9 @@ def create_app(
         return run
 
     app = Starlette(
+        # Inside Starlette's last-resort error handler, so that a body past the cap is answered 413 by
+        # BodyLimit before that handler could answer 500.
+        middleware=[Middleware(BodyLimit, limit=max_body, page=too_large_page)],
         routes=[
             Route("/", guarded(home), methods=["GET"]),
             Route("/", guarded(submit), methods=["POST"]),
@@ -218,6 +217,5 @@ def create_app(
             Route("/static/{name}", guarded(asset), methods=["GET"]),
         ],
     )
-    # Outside Starlette's own error handling, so that every answer, its 500 included, has the headers and
-    # the body cap.
-    return SecurityHeaders(BodyLimit(app, limit=max_body, page=too_large_page))
+    # Outside Starlette's own error handling, so that every answer, a 500 included, has the headers.
+    return SecurityHeaders(app)
