@@ -1,0 +1,31 @@
+"""The seventh blind batch (corpus/heldout7/): resolved public reports collected blind at the start of the fifth
+round of rule work, measured once before it and once after. It prints the figures; nobody changes rules because
+of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_heldout import CORPUS, HELDOUT, _pct, blind_figures, confident, overlaps
+
+from dlldoctor.kb.ruleset import RuleSet
+
+ROOT = Path(__file__).resolve().parents[1]
+BATCHES = [ROOT / "corpus" / name for name in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "reports")]
+HELDOUT7 = ROOT / "corpus" / "heldout7"
+
+
+def test_seventh_batch_shares_nothing_with_the_other_corpora() -> None:
+    assert overlaps(HELDOUT7, CORPUS, HELDOUT, *BATCHES) == []
+
+
+def test_seventh_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
+    report, silent, loaders = blind_figures(HELDOUT7, rule_set)
+    o = report.overall
+    with capsys.disabled():
+        print(
+            f"\nseventh blind batch: {o.cases} cases, top-1 {_pct(o.top1_rate)}, top-3 {_pct(o.top3_rate)}, "
+            f"no diagnosis {silent} of {loaders} loader errors; {confident(report)}"
+        )
+    assert o.cases >= 80
