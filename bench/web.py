@@ -49,7 +49,9 @@ def main() -> None:
         if case.text.strip()
     ]
     client = TestClient(create_app(rule_set))
-    print(f"\n## {len(texts)} corpus texts, {len(rule_set.active_rules())} rules, {args.repeat} requests each")
+    print(
+        f"\n## {len(texts)} corpus texts, {len(rule_set.active_rules())} rules, {args.repeat} requests each"
+    )
     served: list[float] = []
     direct: list[float] = []
     for text in texts:

@@ -132,7 +132,10 @@ ADDITIONS: tuple[tuple[str, str], ...] = (
     ("dxcore.dll", "DXCore adapter enumeration (DXCoreCreateAdapterFactory: DXCore.dll), Windows 10 1903+"),
     ("gdi32full.dll", "GDI implementation behind gdi32.dll, Windows 10+"),
     ("hbaapi.dll", "Fibre Channel HBA API (HbaGetNumberOfAdapters: Hbaapi.dll)"),
-    ("icuin.dll", "Windows' own ICU (i18n), System32 since Windows 10 1703 (Microsoft Learn: ICU in Windows)"),
+    (
+        "icuin.dll",
+        "Windows' own ICU (i18n), System32 since Windows 10 1703 (Microsoft Learn: ICU in Windows)",
+    ),
     ("icuuc.dll", "Windows' own ICU (common), System32 since Windows 10 1703; Qt 6 Core imports it"),
     ("iscsidsc.dll", "iSCSI discovery API (ReportIScsiTargetsW: Iscsidsc.dll)"),
     ("kernelbase.dll", "host of the Win32 base API that kernel32.dll forwards to, Windows 7+"),

@@ -25,14 +25,19 @@ BLIND = "heldout3"
 BUCKETS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.7), (0.7, 0.9), (0.9, 1.01))
 
 
-def without(priors: Priors, keys: tuple[str, ...], category: str) -> Priors:
-    counts = []
-    for key, cats in priors.counts:
-        c = Counter(dict(cats))
-        if key in keys:
-            c[category] -= 1
-        counts.append((key, tuple((k, v) for k, v in sorted(c.items()) if v > 0)))
-    return replace(priors, counts=tuple(counts))
+def without(priors: Priors, keys: tuple[str, ...], category: str, cues: tuple[str, ...] = ()) -> Priors:
+    """The priors with one case's evidence keys and cues taken out of ``category``'s counts."""
+
+    def less(table: tuple[tuple[str, tuple[tuple[str, int], ...]], ...], mine: tuple[str, ...]) -> tuple:
+        out = []
+        for key, cats in table:
+            c = Counter(dict(cats))
+            if key in mine:
+                c[category] -= 1
+            out.append((key, tuple((k, v) for k, v in sorted(c.items()) if v > 0)))
+        return tuple(out)
+
+    return replace(priors, counts=less(priors.counts, keys), cues=less(priors.cues, cues))
 
 
 def run(case: Case, rule_set: RuleSet, loo: bool) -> tuple[list[str], float]:
@@ -41,7 +46,8 @@ def run(case: Case, rule_set: RuleSet, loo: bool) -> tuple[list[str], float]:
     )
     rs = rule_set
     if loo and case.category and is_loader_error(facts):
-        rs = replace(rule_set, priors=without(rule_set.priors, evidence_keys(facts), case.category))
+        cues = rule_set.cues.found(facts.data)
+        rs = replace(rule_set, priors=without(rule_set.priors, evidence_keys(facts), case.category, cues))
     diagnoses = diagnose(facts, rs)
     ranked = list(dict.fromkeys(d.rule.category for d in diagnoses))
     return ranked, diagnoses[0].confidence if diagnoses else 0.0

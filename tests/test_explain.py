@@ -163,9 +163,11 @@ def test_an_import_error_cut_after_dll_load_failed_gets_a_hesitant_answer() -> N
         'Traceback (most recent call last):\n  File "run.py", line 2\nImportError: DLL load failed'
     )
     assert data["facts"]["error_code"] is None
-    top = data["diagnoses"][0]
-    assert (top["rule"], top["category"]) == ("dll-load-failed-message-cut-off", "vcredist-missing")
-    assert top["confidence"] < 0.5
+    # the rule says only that the message was cut: its cause is ranked by the priors, with the others
+    causes = [(d["rule"], d["category"]) for d in data["diagnoses"]]
+    assert ("dll-load-failed-message-cut-off", "vcredist-missing") in causes
+    assert len({c for _, c in causes}) == 3
+    assert all(d["confidence"] < 0.3 for d in data["diagnoses"])
 
 
 def test_stdin_and_file_input(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
 """The differential diagnosis: which causes a loader error can have, and how likely each is before the rules.
 
 A recognised loader error is summarised by an evidence key — the error code, the kind of DLL it names and the
-loading API (:func:`evidence_keys`). The priors (rules/data/priors.yaml, counted from labelled real reports by
-``dlldoctor rules priors``) say how often each cause explained that evidence. The ranking adds the log of that
+loading API (:func:`evidence_keys`) — and by the cues of rules/data/cues.yaml its text shows. The priors
+(rules/data/priors.yaml, counted from labelled real reports by ``dlldoctor rules priors``) say how often each
+cause explained that evidence, and how often it explained reports showing each cue. The ranking adds the log of that
 ratio to each rule's score, and names up to three distinct causes even when fewer rules fired: a bare
 "DLL load failed" gets candidates, ordered by how often each explains it.
 """
@@ -33,6 +34,7 @@ LOADER_SHAPES = frozenset(
         "load-library",
         "entry-point",
         "retold",
+        "topic",
     }
 ) | frozenset(POPUP_KINDS)
 _CODE_CLASS = {0xC000007B: 193, 0xC0000135: 126, 0xC0000139: 127, 0xC0000142: 1114}
@@ -83,6 +85,7 @@ class Differential:
     keys: tuple[str, ...]
     prior: tuple[tuple[str, float], ...]  # (category, P(category | evidence)), most likely first
     priors: Priors
+    cues: tuple[str, ...] = ()  # the cues of rules/data/cues.yaml the text shows, weighed into `prior`
 
     def p(self, category: str) -> float:
         return dict(self.prior).get(category, 0.0)
@@ -101,9 +104,10 @@ def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | Non
     if rule_set.priors.empty or not is_loader_error(facts):
         return None
     keys = evidence_keys(facts)
-    dist = rule_set.priors.distribution(keys)
+    cues = tuple(c for c in rule_set.cues.found(facts.data) if c in dict(rule_set.priors.cues))
+    dist = rule_set.priors.with_cues(rule_set.priors.distribution(keys), cues)
     ordered = tuple(sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])))
-    return Differential(keys, ordered, rule_set.priors)
+    return Differential(keys, ordered, rule_set.priors, cues)
 
 
 def candidate_rule(category: str, rule_set: RuleSet) -> Rule | None:

@@ -66,24 +66,33 @@ def rank(
     explains this evidence, and causes no rule named fill the list up to three distinct ones.
     """
     scored: list[tuple[Rule, float, float, tuple[Evidence, ...]]] = []  # rule, rank score, score, evidence
+    generic: list[tuple[Rule, tuple[Evidence, ...]]] = []
     for m in matches:
         bonus = diff.bonus(m.rule.category) if diff else 0.0
         evidence = m.evidence + ((_prior_evidence(diff, m.rule.category, bonus),) if diff else ())
+        if diff and m.rule.generic:
+            generic.append((m.rule, evidence))
+            continue
         scored.append((m.rule, m.rank_score + bonus, m.score + bonus, evidence))
+    if diff:
+        # A cause only the priors name, or a generic rule's, ranks below every cause a rule named evidence of:
+        # it fills the list, never leads it.
+        ceiling = min((rs for _, rs, _, _ in scored), default=math.inf) - CANDIDATE_MARGIN
+        for rule, evidence in generic:
+            score = min(CANDIDATE_SCORE + diff.bonus(rule.category), ceiling)
+            scored.append((rule, score, max(score, 0.0), evidence))
     if diff and rule_set is not None:
         named = {r.category for r, *_ in scored}
-        # A cause only the priors name ranks below every cause a rule named: it fills the list, never leads it.
-        ceiling = min((rs for _, rs, _, _ in scored), default=math.inf) - CANDIDATE_MARGIN
         for category, _p in diff.prior:
             if len(named) >= DISTINCT:
                 break
-            rule = candidate_rule(category, rule_set) if category not in named else None
-            if rule is None:
+            candidate = candidate_rule(category, rule_set) if category not in named else None
+            if candidate is None:
                 continue
             named.add(category)
             bonus = diff.bonus(category)
             score = min(CANDIDATE_SCORE + bonus, ceiling)
-            scored.append((rule, score, score, (_prior_evidence(diff, category, bonus),)))
+            scored.append((candidate, score, max(score, 0.0), (_prior_evidence(diff, category, bonus),)))
     if not scored:
         return ()
     top = max(rs for _, rs, _, _ in scored)

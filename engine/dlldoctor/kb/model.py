@@ -115,6 +115,7 @@ class Rule:
     examples: Examples
     path: str  # relative to the rule set root, with forward slashes
     replaced_by: str | None = None
+    generic: bool = False  # the message it matches does not tell the cause: the differential ranks it
 
     @property
     def active(self) -> bool:
@@ -227,4 +228,5 @@ def rule_from_data(data: dict[str, Any], path: str) -> Rule:
         ),
         path=path,
         replaced_by=data.get("replaced_by"),
+        generic=bool(data.get("generic", False)),
     )

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dlldoctor.errors import RuleError
+from dlldoctor.kb.cues import NO_CUES, Cues, check_cues, cues_from_data
 from dlldoctor.kb.families import Families, check_families, families_from_data
 from dlldoctor.kb.messages import Messages, check_messages, messages_from_data
 from dlldoctor.kb.model import Rule, rule_from_data
@@ -35,6 +36,7 @@ _MODEL_SOURCES = (
     "families.py",
     "messages.py",
     "priors.py",
+    "cues.py",
     "releases.py",
     "schemas/rule.schema.json",
 )
@@ -52,6 +54,7 @@ class RuleSet:
     # category -> the rule whose fixes a candidate cause borrows when no rule of it fired (data/causes.yaml)
     representatives: tuple[tuple[str, str], ...] = ()
     releases: Releases = NO_RELEASES  # releases whose Windows files fail to load (data/releases.yaml)
+    cues: Cues = NO_CUES  # words that shift which cause is likely (data/cues.yaml, counted in priors.yaml)
 
     def get(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
@@ -161,6 +164,7 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
         "messages": None,
         "priors": None,
         "releases": None,
+        "cues": None,
     }
     families = Families(())
     fam_src = read(root / "data" / "families.yaml")
@@ -185,6 +189,7 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     msg_path = check_data("messages", check_messages)
     pri_path = check_data("priors", lambda data: check_priors(data, frozenset(categories)))
     rel_path = check_data("releases", check_releases)
+    cue_path = check_data("cues", check_cues)
     representatives: dict[str, str] = {}
     cause_path = root / "data" / "causes.yaml"
     if cause_path.is_file():
@@ -202,6 +207,7 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
         pri_path,
         cause_path,
         rel_path,
+        cue_path,
     }
     for path in _data_files(root):  # the rest of the reference data (windows.yaml): readable YAML
         if path not in checked:
@@ -292,6 +298,7 @@ def rule_set_from_parts(root: Path, digest: str, parts: dict[str, Any]) -> RuleS
         priors=priors_from_data(parts["priors"], counted) if parts["priors"] is not None else Priors(counted),
         representatives=tuple(sorted(parts["representatives"].items())),
         releases=releases_from_data(parts["releases"]) if parts.get("releases") is not None else NO_RELEASES,
+        cues=cues_from_data(parts["cues"]) if parts.get("cues") is not None else NO_CUES,
     )
 
 

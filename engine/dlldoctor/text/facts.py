@@ -36,11 +36,12 @@ from dlldoctor.text.shapes import (
     WIN_PATH_DLL,
     ScannedText,
 )
+from dlldoctor.text.topic import topic_events
 from dlldoctor.vocabulary import DerivedFact
 
 # Shapes that say little on their own ("error 7" in a log line, a missing Python module, a user's "X.dll is
 # missing"): they never make a group the headline over a real loader error.
-WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing", "retold", "located"})
+WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing", "retold", "located", "topic"})
 MAX_DLLS = 200
 # Characters of a paste that are read. An error is near the start or the end of a log; past this,
 # the rest is left out and the facts say so (``cut``), so the time spent stays bounded.
@@ -395,6 +396,11 @@ def extract_facts(
     # A retold failure on a line the loader's own words are on adds nothing (cffi's "cannot load library").
     exact = {e.line for e in events if e.kind not in WEAK_KINDS}
     events = [e for e in events if e.kind != "retold" or e.line not in exact]
+    if all(e.kind == "located" for e in events):
+        # No statement at all: perhaps a failed load told in general words (dlldoctor.text.topic).
+        events += [
+            ErrorEvent(line=line, kind="topic", dll=_dll_from_path(dll)) for line, dll in topic_events(t)
+        ]
     groups = _groups(events)
     root = _root_most(groups)
     ordered = ([root] if root else []) + [g for g in groups if g is not root]

@@ -224,7 +224,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # database's own error of the same number ("ERROR 1114 (HY000): The table is full" is MySQL's)
     (
         "code-mention",
-        fact_pattern(r"\berror(?: code)?:? (?P<code>1455|1114|4551)(?:$|[.,;!)\]]|\s+[^(\s])"),
+        fact_pattern(r"\berror(?: code)?:? (?P<code>1455|1114|4551)(?:$|[.,;!)\]\r\n]|[ \t]+[^(\s])"),
         {},
     ),
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
