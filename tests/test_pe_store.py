@@ -199,12 +199,18 @@ def test_decode_refuses_anything_encode_did_not_write(pe_bin: Path) -> None:
 
 
 def _hammer(folder: str, worker: int, rounds: int, facts_json: bytes) -> None:
+    """Write and read back; a write the busy timeout gave up on is allowed (the cache says so), and the keys
+    that were written are listed in written-<worker>.txt beside the cache folder."""
     facts = decode(facts_json)
+    written = []
     for i in range(rounds):
         with FactCache.open(Path(folder)) as cache:  # type: ignore[union-attr]
             cache.put_many([(f"k{worker}-{i}", facts), ("shared", facts)])
-            assert cache.get("shared") == facts
             assert cache.problem is None or "busy" in cache.problem
+            if cache.problem is None:
+                written.append(f"k{worker}-{i}")
+                assert cache.get("shared") == facts
+    (Path(folder).parent / f"written-{worker}.txt").write_text("\n".join(written), encoding="utf-8")
 
 
 def test_concurrent_processes_do_not_corrupt_the_cache(pe_bin: Path, tmp_path: Path) -> None:
@@ -222,8 +228,10 @@ def test_concurrent_processes_do_not_corrupt_the_cache(pe_bin: Path, tmp_path: P
     with FactCache.open(folder) as cache:  # type: ignore[union-attr]
         assert cache.rebuilt is None
         keys = [f"k{n}-{i}" for n in range(4) for i in range(25)]
+        written = {k for n in range(4) for k in (tmp_path / f"written-{n}.txt").read_text().split()}
         found = cache.get_many([*keys, "shared"])
-        assert set(found) == {*keys, "shared"}
+        # every write that was not given up on is there, whole; on a quiet machine that is every write
+        assert written and set(found) - {"shared"} == written
         assert all(f == facts for f in found.values())
 
 
