@@ -124,10 +124,13 @@ def test_markdown_is_for_an_issue(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_bare_import_error_gives_honest_candidates_and_what_decides() -> None:
     data = explain_json(BARE)
-    ranked = [d["category"] for d in data["diagnoses"]]
-    assert ranked[0] == "vcredist-missing"
-    assert len(ranked) >= 2
-    assert data["diagnoses"][0]["confidence"] < 0.6
+    ranked = list(dict.fromkeys(d["category"] for d in data["diagnoses"]))
+    assert ranked[:3] == ["vcredist-missing", "openmp-missing", "cuda-dll-missing"]
+    assert data["diagnoses"][0]["confidence"] < 0.7
+    # with no rule for the module, only generic rules and the priors speak: no cause stands out
+    data = explain_json(BARE.replace("_C", "_errors"))
+    assert len({d["category"] for d in data["diagnoses"]}) == 3
+    assert all(d["confidence"] < 0.3 for d in data["diagnoses"])
     assert data["decide"][0].startswith(
         "Several causes fit this text. Run `dlldoctor scan <site-packages folder>`"
     )
@@ -351,7 +354,12 @@ def test_a_listed_broken_release_leads_with_the_release_to_install(
 
 
 def test_a_release_that_is_not_listed_is_not_pushed_toward_broken_release() -> None:
-    data = explain_json(BROKEN_H5PY.format(version="3.12.1"))
+    text = BROKEN_H5PY.format(version="3.12.1")
+    data = explain_json(text)
     assert "releases" not in data["facts"]
-    assert data["diagnoses"][0]["category"] != "broken-release"
     assert "known-broken-windows-release" not in [d["rule"] for d in data["diagnoses"]]
+    # the version adds nothing: the answer is the one for the same error without the install line
+    without = explain_json(text.split("\n", 1)[1])
+    assert [(d["rule"], d["confidence"]) for d in data["diagnoses"]] == [
+        (d["rule"], d["confidence"]) for d in without["diagnoses"]
+    ]

@@ -12,7 +12,9 @@ from test_heldout import CORPUS, HELDOUT, _pct, blind_figures, confident, overla
 from dlldoctor.kb.ruleset import RuleSet
 
 ROOT = Path(__file__).resolve().parents[1]
-BATCHES = [ROOT / "corpus" / name for name in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "reports")]
+BATCHES = [
+    ROOT / "corpus" / name for name in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "reports")
+]
 HELDOUT7 = ROOT / "corpus" / "heldout7"
 
 

@@ -904,12 +904,47 @@ def test_shell_and_http_codes_are_not_loader_codes(text: str, rule_set: RuleSet)
         "Error opening file for writing: C:\\Program Files\\App\\foo.dll",  # an installer's
         "Dependency Walker shows no missing DLLs",
         "entry point 'mycli' not found in console_scripts",  # a Python packaging entry point
+        "Error: entry point not found: ./src/index.js",  # a bundler's
+        # general words around DLLs or imports that are not a failed load
+        "from sklearn.metrics import mean_squared_error\nValueError: Found input variables with inconsistent numbers",
+        "pylint: E0401: Unable to import 'numpy'",
+        "Failed to import some bookmarks from Chrome",
+        "Build foo.dll: 0 errors, 0 warnings",
+        "Signing foo.dll failed: certificate expired",
+        "DLL hell is a classic problem on Windows",
+        "Missing DLL detection feature request",
+        "I fixed the missing DLL problem, now it works",
+        "Missing DLL version info in file properties",
+        "LINK : fatal error LNK1181: cannot open input file 'x.lib'\nfoo.dll error",
+        "缺少dll的问题我已经解决了，谢谢大家",
+        "今天 import 了一个新包，没有报错",
     ],
 )
 def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rule_set: RuleSet) -> None:
     from dlldoctor.diagnose.explain import diagnose
 
     assert diagnose(facts(text, rule_set), rule_set) == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "dll"),
+    [
+        ("Missing DLL in Windows build", None),
+        ("缺少DLL", None),
+        ("运行程序提示缺少dll文件", None),
+        ("cudnn64_8.dll not found when training", "cudnn64_8.dll"),
+        ("failed to load libzmq.dll", "libzmq.dll"),
+        ("缺少 MSVCR100.dll", "msvcr100.dll"),
+    ],
+)
+def test_a_failed_load_told_in_general_words_is_a_topic(
+    text: str, dll: str | None, rule_set: RuleSet
+) -> None:
+    from dlldoctor.diagnose.differential import is_loader_error
+
+    f = facts(text, rule_set)
+    assert len(f.events) == 1 and f.events[0].kind in ("topic", "retold", "prose-missing")
+    assert f.dll == dll and is_loader_error(f)
 
 
 @pytest.mark.parametrize("text", ["I do not use pyinstaller, no exe", "打包的时候没问题"])

@@ -120,6 +120,11 @@ def candidate_rule(category: str, rule_set: RuleSet) -> Rule | None:
         rule,
         id=f"possible-{category}",
         severity="warning",
-        title=Text(en="Possible cause: " + rule.title.en, zh="可能的原因：" + rule.title.zh),
+        title=Text(
+            en=rule.title.en
+            if rule.title.en.startswith("Possible cause")
+            else "Possible cause: " + rule.title.en,
+            zh=rule.title.zh if rule.title.zh.startswith("可能的原因") else "可能的原因：" + rule.title.zh,
+        ),
         examples=Examples((), (), ()),
     )

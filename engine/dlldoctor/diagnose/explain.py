@@ -111,8 +111,10 @@ def rank(
 
 
 def _prior_evidence(diff: Differential, category: str, bonus: float) -> Evidence:
+    """The priors' evidence: ``value`` is the evidence key, then `` + `` and the cues weighed in, if any."""
     k, n, key = diff.support(category)
-    return Evidence("prior", key, round(bonus, 2), f"{k}/{n}")
+    value = f"{key} + {', '.join(diff.cues)}" if diff.cues else key
+    return Evidence("prior", value, round(bonus, 2), f"{k}/{n}")
 
 
 def leading_per_category(diagnoses: tuple[Diagnosis, ...]) -> list[Diagnosis]:

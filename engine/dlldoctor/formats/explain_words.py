@@ -64,10 +64,16 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
         return zh_text if zh else en_text
     if kind == "prior":
         k, _, n = evidence.detail.partition("/")
+        key, _, cues = value.partition(" + ")
+        said = (
+            (f"，并参考了文本中的其他线索：{cues}" if zh else f", weighed by what else the text says: {cues}")
+            if cues
+            else ""
+        )
         return (
-            f"在 {n} 份已解决的同类报告（{value}）中，此原因占 {k} 份"
+            f"在 {n} 份已解决的同类报告（{key}）中，此原因占 {k} 份{said}"
             if zh
-            else f"this cause explained {k} of {n} resolved reports with the same evidence ({value})"
+            else f"this cause explained {k} of {n} resolved reports with the same evidence ({key}){said}"
         )
     return value
 

@@ -17,6 +17,7 @@ from dlldoctor.kb.patterns import PatternFilter, pattern_error, text_pattern
 
 _ID = re.compile(r"[a-z][a-z0-9-]*")
 _KEYS = frozenset({"pattern", "what"})
+MAX_CUES = 64  # each is searched in every text: a bounded number keeps explain's time bounded
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ def check_cues(data: Any) -> list[tuple[list[str | int], str]]:
     if not isinstance(items, dict) or not items:
         return [([], "expected a `cues:` mapping of cue id to its pattern")]
     problems: list[tuple[list[str | int], str]] = []
+    if len(items) > MAX_CUES:
+        problems.append((["cues"], f"{len(items)} cues, more than {MAX_CUES}"))
     for cue, item in items.items():
         where: list[str | int] = ["cues", str(cue)]
         if not isinstance(cue, str) or not _ID.fullmatch(cue):
@@ -56,7 +59,7 @@ def check_cues(data: Any) -> list[tuple[list[str | int], str]]:
         if not isinstance(item.get("what"), str) or not item["what"].strip():
             problems.append(([*where, "what"], "`what` says what the cue stands for"))
         pattern = item.get("pattern")
-        problem = pattern_error(pattern) if isinstance(pattern, str) and pattern else "`pattern` is required"
+        problem = pattern_error(pattern) if isinstance(pattern, str) and pattern else "`pattern` is a string"
         if problem:
             problems.append(([*where, "pattern"], problem))
     return problems
