@@ -455,3 +455,54 @@ def test_every_built_in_release_has_a_source_and_loads() -> None:
     rule_set = load_rule_set(use_cache=False)
     assert len(rule_set.releases.entries) >= 9
     assert all(r.source.startswith("https://") for r in rule_set.releases.entries)
+
+
+def test_cues_file_is_checked_and_its_counts_must_name_its_cues(tmp_path: Path) -> None:
+    root = scratch(tmp_path, {"paging-file/p1.yaml": GOOD.format(id="p1", category="paging-file")})
+    cues = root / "data" / "cues.yaml"
+    cues.write_text(
+        textwrap.dedent(
+            """\
+            cues:
+              conda:
+                what: a conda environment
+                pattern: '\\bconda\\b'
+              Bad_Id:
+                what: x
+                pattern: 'x'
+              lookahead:
+                what: an RE2 cannot
+                pattern: 'foo(?=bar)'
+              no-what:
+                pattern: 'y'
+              empty:
+                what: matches everything
+                pattern: 'z*'
+            """
+        ),
+        encoding="utf-8",
+    )
+    rule_set, problems = lint_rule_set(root)
+    assert rule_set is None
+    found = sorted((p.line, p.message.split(" ")[0]) for p in problems if p.path.endswith("cues.yaml"))
+    # each at its cue's first line: the bad id, the lookahead, the missing `what`, the empty match
+    assert found == [(6, "a"), (10, "pattern"), (12, "`what`"), (15, "pattern")]
+    cues.write_text(
+        "cues:\n  conda:\n    what: a conda environment\n    pattern: 'conda'\n", encoding="utf-8"
+    )
+    (root / "data" / "priors.yaml").write_text(
+        "counts: {'*': {paging-file: 1}}\ncues: {conda: {paging-file: 1}, gone: {paging-file: 1}}\n",
+        encoding="utf-8",
+    )
+    rule_set, problems = lint_rule_set(root)
+    assert rule_set is None
+    assert [p.message for p in problems] == [
+        "priors count cue 'gone', which cues.yaml does not define (rerun `dlldoctor rules priors`)"
+    ]
+    (root / "data" / "priors.yaml").write_text(
+        "counts: {'*': {paging-file: 1}}\ncues: {conda: {paging-file: 1}}\n", encoding="utf-8"
+    )
+    rule_set, problems = lint_rule_set(root)
+    assert problems == [] and rule_set is not None
+    assert rule_set.cues.found(b"conda activate base") == ("conda",)
+    assert rule_set.priors.cues == (("conda", (("paging-file", 1),)),)

@@ -120,7 +120,7 @@ def check_priors(data: Any, categories: frozenset[str]) -> list[tuple[list[str |
     if not isinstance(data, dict) or not isinstance(data.get("counts"), dict):
         return [([], "expected a mapping with `counts:` (run `dlldoctor rules priors`)")]
     problems: list[tuple[list[str | int], str]] = []
-    cues = data.get("cues", {})
+    cues = data.get("cues") or {}
     if not isinstance(cues, dict):
         return [(["cues"], "expected a mapping of cue to counts (run `dlldoctor rules priors`)")]
     for part, table in (("counts", data["counts"]), ("cues", cues)):

@@ -127,7 +127,7 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     """Check a rule set completely: the data its set is built from (None when anything is wrong), and
     every problem."""
     from dlldoctor.kb.lint import check_rule, pattern_cost_of_rule
-    from dlldoctor.kb.patterns import MAX_TOTAL_PROGRAM
+    from dlldoctor.kb.patterns import MAX_TOTAL_PROGRAM, pattern_cost
     from dlldoctor.kb.yamlsrc import Problem, SourceError, read_source
 
     root = Path(root)
@@ -190,6 +190,16 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     pri_path = check_data("priors", lambda data: check_priors(data, frozenset(categories)))
     rel_path = check_data("releases", check_releases)
     cue_path = check_data("cues", check_cues)
+    counted_cues = (parts["priors"] or {}).get("cues") or {}
+    known_cues = set(parts["cues"]["cues"]) if parts["cues"] is not None else set(counted_cues)
+    for cue in sorted(set(counted_cues) - known_cues):
+        problems.append(
+            Problem(
+                where(pri_path),
+                0,
+                f"priors count cue {cue!r}, which cues.yaml does not define (rerun `dlldoctor rules priors`)",
+            )
+        )
     representatives: dict[str, str] = {}
     cause_path = root / "data" / "causes.yaml"
     if cause_path.is_file():
@@ -222,7 +232,8 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
             problems.append(
                 Problem(where(folder), 0, f"folder {folder.name!r} is not a category of taxonomy.yaml")
             )
-    cost = 0
+    # The cues are searched in every explained text, like the rules' patterns: they count toward the same cap.
+    cost = sum(pattern_cost(p) for _, p in cues_from_data(parts["cues"]).entries) if parts["cues"] else 0
     for path in rule_files(root):
         if path.suffix != ".yaml":
             problems.append(Problem(where(path), 0, "rule files end in .yaml"))
@@ -243,7 +254,7 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
             Problem(
                 display,
                 0,
-                f"the rules' patterns compile to {cost} RE2 instructions together, more than "
+                f"the rules' and cues' patterns compile to {cost} RE2 instructions together, more than "
                 f"{MAX_TOTAL_PROGRAM}: a rule set must stay cheap to load",
             )
         )

@@ -46,7 +46,7 @@ _NOT_A_LOAD = (
     r"\bLNK\d{4}\b|no module named|cannot import name|circular import|has no attribute|"
     r"partially initiali[sz]ed module|building wheel|failed building|setup\.py|for writing|"
     r"\bno missing\b|without (?:any )?(?:errors?|problems?)|feature request|\b(?:fixed|solved|resolved)\b|"
-    r"works now|now it works|no longer|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
+    r"works now|now it works|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
     r"missing dlls? (?:version|info|detection|feature|check|report|list)"
 )
 
