@@ -918,6 +918,9 @@ def test_shell_and_http_codes_are_not_loader_codes(text: str, rule_set: RuleSet)
         "LINK : fatal error LNK1181: cannot open input file 'x.lib'\nfoo.dll error",
         "缺少dll的问题我已经解决了，谢谢大家",
         "今天 import 了一个新包，没有报错",
+        "python39.dll crashes in a threading test",
+        "Build foo.dll: 0 errors, 0 warnings",
+        "Unable to import 'numpy' in VS Code on Windows (pylint)",
     ],
 )
 def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rule_set: RuleSet) -> None:
@@ -935,6 +938,11 @@ def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rul
         ("cudnn64_8.dll not found when training", "cudnn64_8.dll"),
         ("failed to load libzmq.dll", "libzmq.dll"),
         ("缺少 MSVCR100.dll", "msvcr100.dll"),
+        ("BleachBit-4.6.0-portable gets the msvcr100.dll errors.", "msvcr100.dll"),
+        ("libgio-2.0-0.dll caught in antivirus app - now it doesn't run at all", "libgio-2.0-0.dll"),
+        ("cannot call 'pyInitialize', 'x64\\Release\\PythonDLL.dll' is not loaded", "pythondll.dll"),
+        ("Phyton DLL Error", None),
+        ("Failed to import openseespy on Windows.", None),
     ],
 )
 def test_a_failed_load_told_in_general_words_is_a_topic(

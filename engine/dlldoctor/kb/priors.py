@@ -58,9 +58,11 @@ class Priors:
     def with_cues(self, dist: dict[str, float], cues: tuple[str, ...]) -> dict[str, float]:
         """``dist`` weighed by the cues a text shows, as naive Bayes would, each cue's weight damped.
 
-        For each cue, the odds of a cause among the reports that show it over its odds among all reports
-        (smoothed toward the latter by :data:`CUE_SMOOTHING` reports) multiply the cause's probability,
-        raised to :data:`CUE_WEIGHT`: cues are not independent of each other or of the evidence key.
+        For each cue the text shows, the odds of a cause among the reports that show it over its odds among
+        all reports (smoothed toward the latter by :data:`CUE_SMOOTHING` reports) multiply the cause's
+        probability; for each counted cue it does not show, how often the cause's reports lack the cue over
+        how often all reports do. Each factor is raised to :data:`CUE_WEIGHT`: cues are not independent of
+        each other or of the evidence key.
         """
         counted = dict(self.cues)
         cats = self.categories
@@ -78,6 +80,18 @@ class Priors:
             for c in cats:
                 p = (counts.get(c, 0) + CUE_SMOOTHING * overall[c]) / (n + CUE_SMOOTHING)
                 logs[c] += CUE_WEIGHT * (math.log(p) - math.log(overall[c]))
+        # A cue the text does not show is evidence too, weaker: a conda environment that was not activated is
+        # rarely reported without a word of conda.
+        shown = set(cues)
+        for cue, table in counted.items():
+            counts = dict(table)
+            n = sum(counts.values())
+            if cue in shown or not n or n >= total:
+                continue
+            p_cue = n / total
+            for c in cats:
+                p = (counts.get(c, 0) + CUE_SMOOTHING * p_cue) / (base.get(c, 0) + CUE_SMOOTHING)
+                logs[c] += CUE_WEIGHT * (math.log(max(1.0 - p, 1e-6)) - math.log(1.0 - p_cue))
         top = max(logs.values())
         weights = {c: math.exp(v - top) for c, v in logs.items()}
         z = sum(weights.values())

@@ -228,6 +228,11 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
+    # the loader's codes by their names: "error 0xc1 (ERROR_BAD_EXE_FORMAT)", "ERROR_MOD_NOT_FOUND"
+    ("code-mention", fact_pattern(r"\bERROR_MOD_NOT_FOUND\b"), {"code": 126}),
+    ("code-mention", fact_pattern(r"\bERROR_PROC_NOT_FOUND\b"), {"code": 127}),
+    ("code-mention", fact_pattern(r"\bERROR_BAD_EXE_FORMAT\b"), {"code": 193}),
+    ("code-mention", fact_pattern(r"\bERROR_DLL_INIT_FAILED\b"), {"code": 1114}),
     # markdown pastes escape or emphasise the name: "importing \\_multiarray\\_umath", "importing *cv2*"
     (
         "python",

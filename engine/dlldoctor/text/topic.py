@@ -9,6 +9,7 @@ differential name the causes that most often explain such a report instead of sa
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from dlldoctor.kb.patterns import compile_pattern
 from dlldoctor.text.shapes import DLL_NAME, ScannedText, fact_pattern
@@ -17,8 +18,12 @@ from dlldoctor.text.shapes import DLL_NAME, ScannedText, fact_pattern
 # "missing MSVCR100.dll", "failed to load libzmq.dll", "缺少 xxx.dll". The words must be close to the name.
 _AFTER_NAME = (
     r"(?:(?:is |was |are )?missing|not found|could not be (?:found|loaded)|cannot be (?:found|loaded)|"
-    r"(?:fails|failed) to load|not loading|won't load|找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません)"
+    r"(?:fails|failed) to load|not loading|won't load|(?:is |was )?not loaded|(?:was |got |is )?(?:quarantined|"
+    r"flagged|caught|deleted|removed|blocked) (?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender|security)|"
+    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません)"
 )
+# "gets the msvcr100.dll errors", "python39.dll error": the word right after the name.
+_NAME_ERROR = fact_pattern(r"(?P<dll>" + DLL_NAME + r")\s(?:errors?|error message)\b")
 _BEFORE_NAME = (
     r"(?:missing|(?:can't|cannot|could not|couldn't|unable to|fail(?:s|ed)? to) (?:find|load|locate)|"
     r"error loading|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败)"
@@ -37,7 +42,14 @@ _NAMED = fact_pattern(
 # DLLs at all: "Missing DLL in Windows build", "DLLs not found", "缺少dll文件", "找不到动态链接库".
 _GENERAL = fact_pattern(
     r"\bmissing (?:a |the |some )?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
+    r"(?:^|[^\w.])dlls? errors?\b|"
     r"(?:缺少|缺失|丢失|找不到)\s*(?:dlls?\b|动态链接库|動態連結程式庫)"
+)
+# An import that fails on Windows, said so: "failed to import openseespy on Windows" (not a linter's "Unable to
+# import 'numpy'", nor bookmarks).
+_IMPORT_ON_WINDOWS = fact_pattern(
+    r"\b(?:fail(?:s|ed)? to|cannot|can't|can not|unable to|could not|couldn't) import [\w.-]+ (?:on|in|under) "
+    r"windows\b"
 )
 # Texts that speak of DLLs for another reason, anywhere in them: an installer's or a linker's error, a file
 # lock, a build log, Python's own import errors, a request for a feature, a problem said to be solved.
@@ -56,11 +68,22 @@ def topic_events(t: ScannedText) -> Iterator[tuple[int, str | None]]:
     if compile_pattern(_NOT_A_LOAD).search(t.data):
         return
     seen: set[int] = set()
-    for pattern in (_NAMED, _GENERAL):
+    for pattern in (_NAMED, _NAME_ERROR, _GENERAL, _IMPORT_ON_WINDOWS):
         for m in t.finditer(pattern):
             line = t.line_of(m.start())
             if line in seen:
                 continue
             seen.add(line)
-            dll = (m.group("dll") or m.group("dll2")) if pattern is _NAMED else None
-            yield line, (dll.decode("utf-8", "replace") if isinstance(dll, bytes) else dll)
+            dll = _named_dll(m) if pattern in (_NAMED, _NAME_ERROR) else None
+            yield line, dll
+
+
+def _named_dll(m: Any) -> str | None:
+    for group in ("dll", "dll2"):
+        try:
+            value = m.group(group)
+        except (IndexError, KeyError):
+            continue
+        if value:
+            return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    return None
