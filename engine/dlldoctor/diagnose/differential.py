@@ -105,7 +105,8 @@ def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | Non
         return None
     keys = evidence_keys(facts)
     cues = tuple(c for c in rule_set.cues.found(facts.data) if c in dict(rule_set.priors.cues))
-    dist = rule_set.priors.with_cues(rule_set.priors.distribution(keys), cues)
+    known = frozenset(c for c, _ in rule_set.cues.entries)
+    dist = rule_set.priors.with_cues(rule_set.priors.distribution(keys), cues, known)
     ordered = tuple(sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])))
     return Differential(keys, ordered, rule_set.priors, cues)
 

@@ -59,7 +59,11 @@ def check_cues(data: Any) -> list[tuple[list[str | int], str]]:
         if not isinstance(item.get("what"), str) or not item["what"].strip():
             problems.append(([*where, "what"], "`what` says what the cue stands for"))
         pattern = item.get("pattern")
-        problem = pattern_error(pattern) if isinstance(pattern, str) and pattern else "`pattern` is a string"
+        problem = (
+            pattern_error(pattern)
+            if isinstance(pattern, str) and pattern
+            else "`pattern` must be a non-empty string"
+        )
         if problem:
             problems.append(([*where, "pattern"], problem))
     return problems

@@ -55,14 +55,17 @@ class Priors:
             dist = {c: (counts.get(c, 0) + m * dist[c]) / (n + m) for c in cats}
         return dist
 
-    def with_cues(self, dist: dict[str, float], cues: tuple[str, ...]) -> dict[str, float]:
+    def with_cues(
+        self, dist: dict[str, float], cues: tuple[str, ...], known: frozenset[str] | None = None
+    ) -> dict[str, float]:
         """``dist`` weighed by the cues a text shows, as naive Bayes would, each cue's weight damped.
 
         For each cue the text shows, the odds of a cause among the reports that show it over its odds among
         all reports (smoothed toward the latter by :data:`CUE_SMOOTHING` reports) multiply the cause's
         probability; for each counted cue it does not show, how often the cause's reports lack the cue over
         how often all reports do. Each factor is raised to :data:`CUE_WEIGHT`: cues are not independent of
-        each other or of the evidence key.
+        each other or of the evidence key. ``known``: the cues that can be seen at all (those of cues.yaml);
+        a counted cue outside it says nothing by its absence.
         """
         counted = dict(self.cues)
         cats = self.categories
@@ -86,7 +89,7 @@ class Priors:
         for cue, table in counted.items():
             counts = dict(table)
             n = sum(counts.values())
-            if cue in shown or not n or n >= total:
+            if cue in shown or not n or n >= total or (known is not None and cue not in known):
                 continue
             p_cue = n / total
             for c in cats:
@@ -137,6 +140,11 @@ def check_priors(data: Any, categories: frozenset[str]) -> list[tuple[list[str |
     cues = data.get("cues") or {}
     if not isinstance(cues, dict):
         return [(["cues"], "expected a mapping of cue to counts (run `dlldoctor rules priors`)")]
+    base = data["counts"].get(ANY) if isinstance(data["counts"].get(ANY), dict) else {}
+    for cue, value in cues.items():
+        for cat, n in (value or {}).items() if isinstance(value, dict) else ():
+            if isinstance(n, int) and n > (base.get(cat) or 0):
+                problems.append((["cues", str(cue), str(cat)], f"more reports than {cat!r} has in `*`"))
     for part, table in (("counts", data["counts"]), ("cues", cues)):
         for key, value in table.items():
             if not isinstance(value, dict):

@@ -191,7 +191,11 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     rel_path = check_data("releases", check_releases)
     cue_path = check_data("cues", check_cues)
     counted_cues = (parts["priors"] or {}).get("cues") or {}
-    known_cues = set(parts["cues"]["cues"]) if parts["cues"] is not None else set(counted_cues)
+    # (an invalid cues.yaml has its own problems; a missing one leaves every counted cue unknown)
+    if parts["cues"] is not None:
+        known_cues = set(parts["cues"]["cues"])
+    else:
+        known_cues = set(counted_cues) if cue_path.is_file() else set()
     for cue in sorted(set(counted_cues) - known_cues):
         problems.append(
             Problem(

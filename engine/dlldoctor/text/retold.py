@@ -101,7 +101,11 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 127},
     ),
     # the pop-up's title and its symbol, its message left out: "Entry Point Not Found  PyWinObject_FROM…"
-    ("retold", fact_pattern(r"(?-i:\bEntry Point Not Found)[ \t]+[A-Za-z_?@$][\w@?$]{3,}"), {"code": 127}),
+    (
+        "retold",
+        fact_pattern(r"(?-i:\bEntry Point Not Found)[ \t]+[A-Za-z_?@$][\w@?$]*[_@?$][\w@?$]*"),
+        {"code": 127},
+    ),
     # the title bar of the loader's pop-up when only that was copied: "python.exe - System Error"
     ("retold", fact_pattern(r"\b[\w.-]+\.exe - (?:System Error|Entry Point Not Found)\b"), {}),
 )

@@ -50,6 +50,9 @@ PATH = r"[^\"'\r\n<>|*?]+?"
 QPATH = r"[^\"'`\r\n<>|*?]+?"
 # A path in a paste may have its user name starred out ("C:\\Users\\*me*\\AppData").
 RPATH = r"[^\"'`\r\n<>|?]+?"
+_ERROR_NAMED = (
+    r"(?:\berror 0x[0-9a-f]{{1,8}} \(|\b(?:failed|fails) with (?:error )?|\breturned )ERROR_{name}\b"
+)
 SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("winerror", fact_pattern(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
     ("code-mention", fact_pattern(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
@@ -228,11 +231,12 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
-    # the loader's codes by their names: "error 0xc1 (ERROR_BAD_EXE_FORMAT)", "ERROR_MOD_NOT_FOUND"
-    ("code-mention", fact_pattern(r"\bERROR_MOD_NOT_FOUND\b"), {"code": 126}),
-    ("code-mention", fact_pattern(r"\bERROR_PROC_NOT_FOUND\b"), {"code": 127}),
-    ("code-mention", fact_pattern(r"\bERROR_BAD_EXE_FORMAT\b"), {"code": 193}),
-    ("code-mention", fact_pattern(r"\bERROR_DLL_INIT_FAILED\b"), {"code": 1114}),
+    # the loader's codes by their names, as a failure reports them (not a constant in code or docs): "error 0xc1
+    # (ERROR_BAD_EXE_FORMAT)", "LoadLibrary failed with ERROR_MOD_NOT_FOUND", "returned ERROR_PROC_NOT_FOUND"
+    ("code-mention", fact_pattern(_ERROR_NAMED.format(name="MOD_NOT_FOUND")), {"code": 126}),
+    ("code-mention", fact_pattern(_ERROR_NAMED.format(name="PROC_NOT_FOUND")), {"code": 127}),
+    ("code-mention", fact_pattern(_ERROR_NAMED.format(name="BAD_EXE_FORMAT")), {"code": 193}),
+    ("code-mention", fact_pattern(_ERROR_NAMED.format(name="DLL_INIT_FAILED")), {"code": 1114}),
     # markdown pastes escape or emphasise the name: "importing \\_multiarray\\_umath", "importing *cv2*"
     (
         "python",

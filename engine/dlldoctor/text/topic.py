@@ -1,5 +1,5 @@
 """A failed load spoken of in general words, when the text holds no statement of one: "Missing DLL in Windows
-build", "cudnn64_8.dll not found", "failed to load libzmq.dll", "缺少 MSVCR100.dll".
+build", "numpy.pyd not loading", "libgio-2.0-0.dll caught in antivirus", "缺少dll文件".
 
 Each is an event of kind ``topic``, the weakest loader error there is: it is only read from a text in which no
 other shape was found, and it says no more than that some native library did not load. It lets the
@@ -18,12 +18,9 @@ from dlldoctor.text.shapes import DLL_NAME, ScannedText, fact_pattern
 # "missing MSVCR100.dll", "failed to load libzmq.dll", "缺少 xxx.dll". The words must be close to the name.
 _AFTER_NAME = (
     r"(?:(?:is |was |are )?missing|not found|could not be (?:found|loaded)|cannot be (?:found|loaded)|"
-    r"(?:fails|failed) to load|not loading|won't load|(?:is |was )?not loaded|(?:was |got |is )?(?:quarantined|"
-    r"flagged|caught|deleted|removed|blocked) (?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender|security)|"
-    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません)"
+    r"(?:fails|failed) to load|not loading|(?:was |got |is )?(?:quarantined|caught) "
+    r"(?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender)|找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません)"
 )
-# "gets the msvcr100.dll errors", "python39.dll error": the word right after the name.
-_NAME_ERROR = fact_pattern(r"(?P<dll>" + DLL_NAME + r")\s(?:errors?|error message)\b")
 _BEFORE_NAME = (
     r"(?:missing|(?:can't|cannot|could not|couldn't|unable to|fail(?:s|ed)? to) (?:find|load|locate)|"
     r"error loading|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败)"
@@ -42,14 +39,7 @@ _NAMED = fact_pattern(
 # DLLs at all: "Missing DLL in Windows build", "DLLs not found", "缺少dll文件", "找不到动态链接库".
 _GENERAL = fact_pattern(
     r"\bmissing (?:a |the |some )?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
-    r"(?:^|[^\w.])dlls? errors?\b|"
     r"(?:缺少|缺失|丢失|找不到)\s*(?:dlls?\b|动态链接库|動態連結程式庫)"
-)
-# An import that fails on Windows, said so: "failed to import openseespy on Windows" (not a linter's "Unable to
-# import 'numpy'", nor bookmarks).
-_IMPORT_ON_WINDOWS = fact_pattern(
-    r"\b(?:fail(?:s|ed)? to|cannot|can't|can not|unable to|could not|couldn't) import [\w.-]+ (?:on|in|under) "
-    r"windows\b"
 )
 # Texts that speak of DLLs for another reason, anywhere in them: an installer's or a linker's error, a file
 # lock, a build log, Python's own import errors, a request for a feature, a problem said to be solved.
@@ -58,7 +48,7 @@ _NOT_A_LOAD = (
     r"\bLNK\d{4}\b|no module named|cannot import name|circular import|has no attribute|"
     r"partially initiali[sz]ed module|building wheel|failed building|setup\.py|for writing|"
     r"\bno missing\b|without (?:any )?(?:errors?|problems?)|feature request|\b(?:fixed|solved|resolved)\b|"
-    r"works now|now it works|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
+    r"works now|now it works|false positive|dependency walker|dumpbin|dll-files|\bcheck(?:s|ing)? for\b|\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
     r"missing dlls? (?:version|info|detection|feature|check|report|list)"
 )
 
@@ -68,13 +58,13 @@ def topic_events(t: ScannedText) -> Iterator[tuple[int, str | None]]:
     if compile_pattern(_NOT_A_LOAD).search(t.data):
         return
     seen: set[int] = set()
-    for pattern in (_NAMED, _NAME_ERROR, _GENERAL, _IMPORT_ON_WINDOWS):
+    for pattern in (_NAMED, _GENERAL):
         for m in t.finditer(pattern):
             line = t.line_of(m.start())
             if line in seen:
                 continue
             seen.add(line)
-            dll = _named_dll(m) if pattern in (_NAMED, _NAME_ERROR) else None
+            dll = _named_dll(m) if pattern is _NAMED else None
             yield line, dll
 
 
