@@ -1,4 +1,4 @@
-"""The seventh blind batch (corpus/heldout7/): resolved public reports collected blind at the start of the fifth
+"""The seventh blind batch (corpus/heldout7/): resolved public reports collected blind at the start of the sixth
 round of rule work, measured once before it and once after. It prints the figures; nobody changes rules because
 of it."""
 
