@@ -935,6 +935,13 @@ def test_shell_and_http_codes_are_not_loader_codes(text: str, rule_set: RuleSet)
         "Lazy loading means libfoo.dll won't load until needed, which speeds up startup.",
         "x64dbg: breakpoint set, module user32.dll not loading symbols",
         "这个工具可以检查缺少dll的情况，推荐给大家",
+        # a question whether a DLL is missing, a packer's note, a problem that is over, counts after an error
+        "Is MSVCR100.dll missing on modern Windows by default?",
+        "Does anyone know if python311.dll is missing from the embeddable zip on purpose?",
+        "delvewheel: repairing wheel; python39.dll is missing, it will not be vendored",
+        "上次说的 python39.dll 缺失问题，今天已经好了",
+        "error: 1455 tests failed",
+        "Found error 1114 rows",
     ],
 )
 def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rule_set: RuleSet) -> None:
@@ -978,3 +985,8 @@ def test_the_loaders_error_names_in_a_failure_give_the_code(text: str, code: int
 @pytest.mark.parametrize("text", ["I do not use pyinstaller, no exe", "打包的时候没问题"])
 def test_a_denial_is_not_a_frozen_app(text: str, rule_set: RuleSet) -> None:
     assert facts(text, rule_set).env_type is None
+
+
+def test_a_dll_said_missing_in_a_question_for_help_is_still_a_failure(rule_set: RuleSet) -> None:
+    f = facts("python39.dll is missing, what should I do?", rule_set)
+    assert ([e.kind for e in f.events], f.dll, f.error_code) == (["prose-missing"], "python39.dll", 126)

@@ -31,6 +31,7 @@ from dlldoctor.text.shapes import (
     PACKAGE_DIR,
     PACKAGES,
     PROSE_MISSING,
+    PROSE_NOT_A_FAILURE,
     PY_VERSION,
     SHAPES,
     WIN_PATH_DLL,
@@ -272,13 +273,22 @@ def _module_name(name: str | None) -> str | None:
 
 def _prose_events(t: ScannedText) -> Iterator[ErrorEvent]:
     """DLLs the user says are missing, in their own words (no code: see :func:`extract_facts`)."""
+    not_a_failure = compile_pattern("(?m)" + PROSE_NOT_A_FAILURE)
+    checked: dict[int, bool] = {}  # line -> whether it is no failure (each line searched once)
     for pattern in PROSE_MISSING:
         for m in t.finditer(pattern):
             after = (_group(m, "next") or "").lower()
             dll = _dll_from_path(_group(m, "dll"))
             if dll is None or after in NOT_A_FILE:
                 continue
-            yield ErrorEvent(line=t.line_of(m.start()), kind="prose-missing", dll=dll, leaf=True)
+            line = t.line_of(m.start())
+            if line not in checked:
+                start = t.starts[line - 1]
+                end = t.starts[line] if line < len(t.starts) else len(t.data)
+                checked[line] = not_a_failure.search(t.data[start:end].rstrip(b"\r\n")) is not None
+            if checked[line]:
+                continue
+            yield ErrorEvent(line=line, kind="prose-missing", dll=dll, leaf=True)
 
 
 def _groups(events: Iterable[ErrorEvent]) -> list[_Group]:

@@ -227,7 +227,10 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # database's own error of the same number ("ERROR 1114 (HY000): The table is full" is MySQL's)
     (
         "code-mention",
-        fact_pattern(r"\berror(?: code)?:? (?P<code>1455|1114|4551)(?:$|[.,;!)\]\r\n]|[ \t]+[^(\s])"),
+        # (and not a count: "error 1455 times retried", "error: 1455 tests failed")
+        fact_pattern(
+            r"\berror(?: code)?:? (?P<code>1455|1114|4551)(?:$|[.,;!)\]\r\n]|[ \t]+(?:[-:]|\(0x|when|while|at|in|on)\b)"
+        ),
         {},
     ),
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
@@ -321,6 +324,13 @@ PROSE_MISSING: tuple[FactPattern, ...] = (
     ),
     fact_pattern(r"(?:缺少|缺失|丢失|遺失)了?\s*(?:文件|檔案)?\s*[\"'`]?(?P<dll>" + DLL_NAME + r")\b"),
     fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s*(?:文件|檔案)?\s*(?:丢失|缺失|遺失|找不到|不存在)"),
+)
+# Lines on which "X.dll is missing" is not a failure: a question whether it is, a tool that packs or checks
+# DLLs, a problem said to be over. ("X.dll is missing, what should I do?" is a failure.)
+PROSE_NOT_A_FAILURE = (
+    r"^\s*(?:is|are|does|do|did|should|can|could|what happens if|why is|why does)\b|"
+    r"will not be vendored|not be bundled|delvewheel|auditwheel|dependency walker|dumpbin|"
+    r"已经好了|已解决|解决了|\b(?:now|already) (?:fixed|solved|resolved)\b"
 )
 # After "X.dll is missing": words that make it a missing *part* of the DLL, not a missing file.
 NOT_A_FILE = frozenset(

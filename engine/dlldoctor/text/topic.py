@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from dlldoctor.kb.patterns import compile_pattern
-from dlldoctor.text.shapes import DLL_NAME, ScannedText, fact_pattern
+from dlldoctor.text.shapes import DLL_NAME, PROSE_NOT_A_FAILURE, ScannedText, fact_pattern
 
 # A DLL named with words that say it did not load: "cudnn64_8.dll missing", "python39.dll not found",
 # "missing MSVCR100.dll", "failed to load libzmq.dll", "缺少 xxx.dll". The words must be close to the name.
@@ -55,7 +55,9 @@ _NOT_A_LOAD = (
 
 def topic_events(t: ScannedText) -> Iterator[tuple[int, str | None]]:
     """(line, DLL or None) for each line that tells of a failed load in general words."""
-    if compile_pattern(_NOT_A_LOAD).search(t.data):
+    if compile_pattern(_NOT_A_LOAD).search(t.data) or compile_pattern("(?m)" + PROSE_NOT_A_FAILURE).search(
+        t.data
+    ):
         return
     seen: set[int] = set()
     for pattern in (_NAMED, _GENERAL):
