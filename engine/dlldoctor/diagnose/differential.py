@@ -104,11 +104,11 @@ def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | Non
     if rule_set.priors.empty or not is_loader_error(facts):
         return None
     keys = evidence_keys(facts)
-    cues = tuple(c for c in rule_set.cues.found(facts.data) if c in dict(rule_set.priors.cues))
-    known = frozenset(c for c, _ in rule_set.cues.entries)
-    dist = rule_set.priors.with_cues(rule_set.priors.distribution(keys), cues, known)
+    priors = rule_set.priors
+    cues = tuple(c for c in rule_set.cues.found(facts.data) if c in priors.cue_counts)
+    dist = priors.with_cues(priors.distribution(keys), cues, rule_set.cues.ids)
     ordered = tuple(sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])))
-    return Differential(keys, ordered, rule_set.priors, cues)
+    return Differential(keys, ordered, priors, cues)
 
 
 def candidate_rule(category: str, rule_set: RuleSet) -> Rule | None:

@@ -78,21 +78,22 @@ def rank(
         # A cause only the priors name, or a generic rule's, ranks below every cause a rule named evidence of:
         # it fills the list, never leads it.
         ceiling = min((rs for _, rs, _, _ in scored), default=math.inf) - CANDIDATE_MARGIN
-        for rule, evidence in generic:
+
+        def filling(rule: Rule, evidence: tuple[Evidence, ...]) -> None:
             score = min(CANDIDATE_SCORE + diff.bonus(rule.category), ceiling)
             scored.append((rule, score, max(score, 0.0), evidence))
-    if diff and rule_set is not None:
+
+        for rule, evidence in generic:
+            filling(rule, evidence)
         named = {r.category for r, *_ in scored}
         for category, _p in diff.prior:
-            if len(named) >= DISTINCT:
+            if len(named) >= DISTINCT or rule_set is None:
                 break
             candidate = candidate_rule(category, rule_set) if category not in named else None
             if candidate is None:
                 continue
             named.add(category)
-            bonus = diff.bonus(category)
-            score = min(CANDIDATE_SCORE + bonus, ceiling)
-            scored.append((candidate, score, max(score, 0.0), (_prior_evidence(diff, category, bonus),)))
+            filling(candidate, (_prior_evidence(diff, category, diff.bonus(category)),))
     if not scored:
         return ()
     top = max(rs for _, rs, _, _ in scored)

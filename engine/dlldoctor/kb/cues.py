@@ -25,6 +25,10 @@ class Cues:
     entries: tuple[tuple[str, str], ...] = ()  # (cue id, RE2 pattern), in file order
 
     @cached_property
+    def ids(self) -> frozenset[str]:
+        return frozenset(cue for cue, _ in self.entries)
+
+    @cached_property
     def _filter(self) -> PatternFilter:
         return PatternFilter([text_pattern(pattern) for _, pattern in self.entries])
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 ANY = "*"
@@ -55,6 +56,11 @@ class Priors:
             dist = {c: (counts.get(c, 0) + m * dist[c]) / (n + m) for c in cats}
         return dist
 
+    @cached_property
+    def cue_counts(self) -> dict[str, dict[str, int]]:
+        """cue -> {category: reports}, from :attr:`cues`."""
+        return {cue: dict(table) for cue, table in self.cues}
+
     def with_cues(
         self, dist: dict[str, float], cues: tuple[str, ...], known: frozenset[str] | None = None
     ) -> dict[str, float]:
@@ -67,7 +73,7 @@ class Priors:
         each other or of the evidence key. ``known``: the cues that can be seen at all (those of cues.yaml);
         a counted cue outside it says nothing by its absence.
         """
-        counted = dict(self.cues)
+        counted = self.cue_counts
         cats = self.categories
         base = self.count(ANY)
         total = sum(base.values())
@@ -76,7 +82,7 @@ class Priors:
         overall = {c: (base.get(c, 0) + 1.0) / (total + len(cats)) for c in cats}
         logs = {c: math.log(max(dist.get(c, 0.0), 1e-9)) for c in cats}
         for cue in cues:
-            counts = dict(counted.get(cue, ()))
+            counts = counted.get(cue, {})
             n = sum(counts.values())
             if not n:
                 continue
@@ -86,8 +92,7 @@ class Priors:
         # A cue the text does not show is evidence too, weaker: a conda environment that was not activated is
         # rarely reported without a word of conda.
         shown = set(cues)
-        for cue, table in counted.items():
-            counts = dict(table)
+        for cue, counts in counted.items():
             n = sum(counts.values())
             if cue in shown or not n or n >= total or (known is not None and cue not in known):
                 continue
@@ -141,10 +146,6 @@ def check_priors(data: Any, categories: frozenset[str]) -> list[tuple[list[str |
     if not isinstance(cues, dict):
         return [(["cues"], "expected a mapping of cue to counts (run `dlldoctor rules priors`)")]
     base = data["counts"].get(ANY) if isinstance(data["counts"].get(ANY), dict) else {}
-    for cue, value in cues.items():
-        for cat, n in (value or {}).items() if isinstance(value, dict) else ():
-            if isinstance(n, int) and n > (base.get(cat) or 0):
-                problems.append((["cues", str(cue), str(cat)], f"more reports than {cat!r} has in `*`"))
     for part, table in (("counts", data["counts"]), ("cues", cues)):
         for key, value in table.items():
             if not isinstance(value, dict):
@@ -155,4 +156,6 @@ def check_priors(data: Any, categories: frozenset[str]) -> list[tuple[list[str |
                     problems.append(([part, str(key), str(cat)], f"unknown category {cat!r}"))
                 if not isinstance(n, int) or n < 0:
                     problems.append(([part, str(key), str(cat)], "a count is a non-negative integer"))
+                elif part == "cues" and n > (base.get(cat) or 0):
+                    problems.append(([part, str(key), str(cat)], f"more reports than {cat!r} has in `*`"))
     return problems

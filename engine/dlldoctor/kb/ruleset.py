@@ -237,7 +237,7 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
                 Problem(where(folder), 0, f"folder {folder.name!r} is not a category of taxonomy.yaml")
             )
     # The cues are searched in every explained text, like the rules' patterns: they count toward the same cap.
-    cost = sum(pattern_cost(p) for _, p in cues_from_data(parts["cues"]).entries) if parts["cues"] else 0
+    cost = sum(pattern_cost(item["pattern"]) for item in (parts["cues"] or {"cues": {}})["cues"].values())
     for path in rule_files(root):
         if path.suffix != ".yaml":
             problems.append(Problem(where(path), 0, "rule files end in .yaml"))

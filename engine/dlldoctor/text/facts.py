@@ -273,7 +273,7 @@ def _module_name(name: str | None) -> str | None:
 
 def _prose_events(t: ScannedText) -> Iterator[ErrorEvent]:
     """DLLs the user says are missing, in their own words (no code: see :func:`extract_facts`)."""
-    not_a_failure = compile_pattern("(?m)" + PROSE_NOT_A_FAILURE)
+    not_a_failure = compile_pattern(PROSE_NOT_A_FAILURE)
     checked: dict[int, bool] = {}  # line -> whether it is no failure (each line searched once)
     for pattern in PROSE_MISSING:
         for m in t.finditer(pattern):
@@ -283,9 +283,7 @@ def _prose_events(t: ScannedText) -> Iterator[ErrorEvent]:
                 continue
             line = t.line_of(m.start())
             if line not in checked:
-                start = t.starts[line - 1]
-                end = t.starts[line] if line < len(t.starts) else len(t.data)
-                checked[line] = not_a_failure.search(t.data[start:end].rstrip(b"\r\n")) is not None
+                checked[line] = not_a_failure.search(t.line_data(line).rstrip(b"\r\n")) is not None
             if checked[line]:
                 continue
             yield ErrorEvent(line=line, kind="prose-missing", dll=dll, leaf=True)
@@ -409,7 +407,8 @@ def extract_facts(
     if all(e.kind == "located" for e in events):
         # No statement at all: perhaps a failed load told in general words (dlldoctor.text.topic).
         events += [
-            ErrorEvent(line=line, kind="topic", dll=_dll_from_path(dll)) for line, dll in topic_events(t)
+            ErrorEvent(line=line, kind="topic", dll=_dll_from_path(_group(m, "dll") or _group(m, "dll2")))
+            for line, m in topic_events(t)
         ]
     groups = _groups(events)
     root = _root_most(groups)
@@ -423,9 +422,7 @@ def extract_facts(
             if e.dll:
                 found.setdefault(e.dll)
         for line in range(g.first_line, g.last_line + 2):
-            start = t.starts[line - 1] if line - 1 < len(t.starts) else len(t.data)
-            end = t.starts[line] if line < len(t.starts) else len(t.data)
-            for m in DLL_MENTION.compiled.finditer(t.data[start:end]):
+            for m in DLL_MENTION.compiled.finditer(t.line_data(line)):
                 if len(found) >= MAX_DLLS:
                     break
                 found.setdefault(base_name(_group(m, "dll") or ""))

@@ -328,7 +328,7 @@ PROSE_MISSING: tuple[FactPattern, ...] = (
 # Lines on which "X.dll is missing" is not a failure: a question whether it is, a tool that packs or checks
 # DLLs, a problem said to be over. ("X.dll is missing, what should I do?" is a failure.)
 PROSE_NOT_A_FAILURE = (
-    r"^\s*(?:is|are|does|do|did|should|can|could|what happens if|why is|why does)\b|"
+    r"(?m)^\s*(?:is|are|does|do|did|should|can|could|what happens if|why is|why does)\b|"
     r"will not be vendored|not be bundled|delvewheel|auditwheel|dependency walker|dumpbin|"
     r"已经好了|已解决|解决了|\b(?:now|already) (?:fixed|solved|resolved)\b"
 )
@@ -457,6 +457,12 @@ class ScannedText:
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)
+
+    def line_data(self, line: int) -> bytes:
+        """The bytes of 1-based ``line``, its line break included (empty past the last line)."""
+        start = self.starts[line - 1] if line - 1 < len(self.starts) else len(self.data)
+        end = self.starts[line] if line < len(self.starts) else len(self.data)
+        return self.data[start:end]
 
     def search(self, pattern: FactPattern) -> Any:
         return pattern.compiled.search(self.data) if pattern.index in self.present else None

@@ -48,16 +48,16 @@ _NOT_A_LOAD = (
     r"\bLNK\d{4}\b|no module named|cannot import name|circular import|has no attribute|"
     r"partially initiali[sz]ed module|building wheel|failed building|setup\.py|for writing|"
     r"\bno missing\b|without (?:any )?(?:errors?|problems?)|feature request|\b(?:fixed|solved|resolved)\b|"
-    r"works now|now it works|false positive|dependency walker|dumpbin|dll-files|\bcheck(?:s|ing)? for\b|\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
+    r"works now|now it works|false positive|dependency walker|dumpbin|dll-files|\bcheck(?:s|ing)? for\b|"
+    r"\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
     r"missing dlls? (?:version|info|detection|feature|check|report|list)"
 )
 
 
-def topic_events(t: ScannedText) -> Iterator[tuple[int, str | None]]:
-    """(line, DLL or None) for each line that tells of a failed load in general words."""
-    if compile_pattern(_NOT_A_LOAD).search(t.data) or compile_pattern("(?m)" + PROSE_NOT_A_FAILURE).search(
-        t.data
-    ):
+def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
+    """(line, match) for each line that tells of a failed load in general words; a match of a named DLL has
+    the group ``dll`` or ``dll2``."""
+    if compile_pattern(_NOT_A_LOAD).search(t.data) or compile_pattern(PROSE_NOT_A_FAILURE).search(t.data):
         return
     seen: set[int] = set()
     for pattern in (_NAMED, _GENERAL):
@@ -66,16 +66,4 @@ def topic_events(t: ScannedText) -> Iterator[tuple[int, str | None]]:
             if line in seen:
                 continue
             seen.add(line)
-            dll = _named_dll(m) if pattern is _NAMED else None
-            yield line, dll
-
-
-def _named_dll(m: Any) -> str | None:
-    for group in ("dll", "dll2"):
-        try:
-            value = m.group(group)
-        except (IndexError, KeyError):
-            continue
-        if value:
-            return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-    return None
+            yield line, m
