@@ -167,6 +167,21 @@ def blind_figures(folder: Path, rule_set: RuleSet) -> tuple[Report, int, int]:
     return report, sum(1 for r in loaders if not r.ranked), len(loaders)
 
 
+def shown_blind_figures(
+    name: str, folder: Path, rule_set: RuleSet, capsys: pytest.CaptureFixture[str]
+) -> Report:
+    """Score a blind batch and print its figures (aggregates only, never a case): the one line each batch's
+    test shows."""
+    report, silent, loaders = blind_figures(folder, rule_set)
+    o = report.overall
+    with capsys.disabled():
+        print(
+            f"\n{name} blind batch: {o.cases} cases, top-1 {_pct(o.top1_rate)}, top-3 {_pct(o.top3_rate)}, "
+            f"no diagnosis {silent} of {loaders} loader errors; {confident(report)}"
+        )
+    return report
+
+
 def confident(report: Report, at_least: float = 0.8) -> str:
     """How often a first cause given at least ``at_least`` confidence is right, as a line of figures."""
     sure = [r for r in report.results if r.ranked and r.confidence >= at_least]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_heldout import CORPUS, HELDOUT, _pct, blind_figures, confident, overlaps
+from test_heldout import CORPUS, HELDOUT, overlaps, shown_blind_figures
 
 from dlldoctor.kb.ruleset import RuleSet
 
@@ -21,11 +21,5 @@ def test_sixth_batch_shares_nothing_with_the_other_corpora() -> None:
 
 
 def test_sixth_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
-    report, silent, loaders = blind_figures(HELDOUT6, rule_set)
-    o = report.overall
-    with capsys.disabled():
-        print(
-            f"\nsixth blind batch: {o.cases} cases, top-1 {_pct(o.top1_rate)}, top-3 {_pct(o.top3_rate)}, "
-            f"no diagnosis {silent} of {loaders} loader errors; {confident(report)}"
-        )
+    o = shown_blind_figures("sixth", HELDOUT6, rule_set, capsys).overall
     assert o.cases >= 80
