@@ -363,3 +363,21 @@ def test_a_release_that_is_not_listed_is_not_pushed_toward_broken_release() -> N
     assert [(d["rule"], d["confidence"]) for d in data["diagnoses"]] == [
         (d["rule"], d["confidence"]) for d in without["diagnoses"]
     ]
+
+
+def test_what_each_probe_checks_reads_as_english_for_every_rule_and_family() -> None:
+    from dlldoctor.formats.explain_words import probe_words
+    from dlldoctor.kb.model import Probe
+    from dlldoctor.kb.ruleset import load_rule_set
+
+    rule_set = load_rule_set()
+    probes = {p for r in rule_set.rules for p in r.probes}
+    kinds = {p.kind for p in probes}
+    # every kind once with nothing to name and once for each family of DLLs
+    probes |= {Probe(k, (), None) for k in kinds}
+    probes |= {Probe(k, (("family", f.id),), None) for k in kinds for f in rule_set.families.families}
+    bad = re.compile(r"DLL DLLs|different the|DLLs (?:exports|is)\b|\bits importers\b.*DLLs|DLLs\b.*\bits importers")
+    worded = {probe_words(p, "en", rule_set.families) for p in probes}
+    assert [w for w in worded if bad.search(w)] == []
+    assert "whether files of different builds of one package are mixed" in worded
+    assert "whether the Windows system DLLs can be found" in worded

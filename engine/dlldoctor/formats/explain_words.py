@@ -93,7 +93,7 @@ _PROBE_WORDS: dict[ProbeKind, tuple[str, str]] = {
         "{target} 是否完好（与 RECORD 中的哈希一致）",
     ),
     "mixed-install": (
-        "whether files of different {target} builds are mixed",
+        "whether files of different builds of {target} are mixed",
         "是否混装了不同构建的 {target}",
     ),
     "duplicate-dll": ("whether several copies of {target} are reachable", "是否能找到多个 {target} 副本"),
@@ -115,6 +115,23 @@ _PROBE_WORDS: dict[ProbeKind, tuple[str, str]] = {
     "driver-version": ("whether the NVIDIA driver is new enough", "NVIDIA 驱动是否足够新"),
 }
 
+# The words of a probe that names no DLL or package, where "the missing dependency" would not fit.
+_NO_TARGET: dict[ProbeKind, tuple[str, str]] = {
+    "mixed-install": (
+        "whether files of different builds of one package are mixed",
+        "是否混装了同一个包的不同构建",
+    ),
+    "cuda-build": ("whether the package is a CPU-only or a CUDA build", "该包是仅 CPU 版还是 CUDA 版"),
+}
+
+# The English verbs of a probe whose target is a family of DLLs, not one.
+_PLURAL = (
+    (" exports ", " export "),
+    (" is intact", " are intact"),
+    (" its importers", " their importers"),
+    (" is a CPU-only or a CUDA build", " are CPU-only or CUDA builds"),
+)
+
 
 def probe_words(probe: Probe, lang: str, families: Families) -> str:
     en, zh = _PROBE_WORDS.get(probe.kind, (probe.kind, probe.kind))
@@ -125,8 +142,15 @@ def probe_words(probe: Probe, lang: str, families: Families) -> str:
     if family_id:
         family = families.get(str(family_id))
         target = (family.title_zh if lang == "zh" else f"the {family.title_en}") if family else str(family_id)
-        target += " DLL" if lang == "zh" else " DLLs"
-    if not target:
+        if not target.upper().endswith("DLL"):
+            target += " DLL" if lang == "zh" else " DLLs"
+        elif lang != "zh":
+            target += "s"
+        for one, many in _PLURAL:
+            en = en.replace(one, many)
+    if not target and probe.kind in _NO_TARGET:
+        en, zh = _NO_TARGET[probe.kind]
+    elif not target:
         target = "缺少的依赖 DLL" if lang == "zh" else "the missing dependency"
     return (zh if lang == "zh" else en).format(target=target)
 
