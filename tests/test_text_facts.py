@@ -970,6 +970,71 @@ def test_a_failed_load_told_in_general_words_is_a_topic(
     assert (f.error_code, f.dll, is_loader_error(f)) == (None, dll, True)
 
 
+# Tracebacks pasted only down to the frame that loads the native library, their error line cut off (the first
+# two from corpus/reports: rep-store-python-004, rep-unsupported-platform-002).
+CUT_TRACEBACKS = [
+    'python pywin32_postinstall.py -install\n...\n  File "pywin32_postinstall.py", line 166, in LoadSystemModule\n'
+    "    mod = imp.load_dynamic(modname, filename)\n"
+    '  File "C:\\Program Files\\WindowsApps\\PythonSoftwareFoundation.Python.3.7_3.7.1264.0_x64__qbz5n2kfra8p0'
+    '\\lib\\imp.py", line 342, in load_dynamic\n    return _load(spec)\n',
+    "Error when importing libraries:  Traceback (most recent call last):\n"
+    '  File "G:\\Python\\3.8.3\\lib\\site-packages\\tensorflow\\python\\pywrap_tensorflow.py", line 58, in '
+    "<module>\n    from tensorflow.python.pywrap_tensorflow_internal import *\n",
+    'Traceback (most recent call last):\n  File "app.py", line 3, in <module>\n    lib = ctypes.CDLL("zbar.dll")\n'
+    '  File "C:\\Python311\\Lib\\ctypes\\__init__.py", line 376, in __init__\n'
+    "    self._handle = _dlopen(self._name, mode)\n",
+    '  File "<frozen importlib._bootstrap_external>", line 1233, in create_module\n'
+    '  File "<frozen importlib._bootstrap>", line 241, in _call_with_frames_removed\n',
+]
+
+
+@pytest.mark.parametrize("text", CUT_TRACEBACKS)
+def test_a_traceback_cut_off_in_a_native_load_is_a_topic(text: str, rule_set: RuleSet) -> None:
+    from dlldoctor.diagnose.differential import is_loader_error
+
+    f = facts(text, rule_set)
+    assert [e.kind for e in f.events] == ["topic"]
+    assert is_loader_error(f)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the same frames with the error that ended them: it speaks, not the frame
+        CUT_TRACEBACKS[2] + "RuntimeError: zbar failed to initialise the scanner\n",
+        CUT_TRACEBACKS[3] + "SystemError: initialization of _foo raised unreported exception\n",
+        # a cut traceback through ordinary frames only
+        'Traceback (most recent call last):\n  File "app.py", line 3, in <module>\n    main()\n'
+        '  File "app.py", line 2, in main\n    run(config)\n',
+        # the frames quoted without a traceback, and a traceback of a build
+        "self._handle = _dlopen(self._name, mode) is the line that loads the DLL",
+        'Traceback (most recent call last):\n  File "setup.py", line 9, in <module>\n    _imp.create_dynamic(spec)\n',
+    ],
+)
+def test_a_native_frame_with_its_error_or_outside_a_traceback_is_not_a_topic(
+    text: str, rule_set: RuleSet
+) -> None:
+    assert "topic" not in [e.kind for e in facts(text, rule_set).events]
+
+
+@pytest.mark.parametrize(
+    ("text", "dll"),
+    [
+        # .NET's DllNotFoundException (rep: corpus/heldout5 h5-store-python-001)
+        (
+            "Unable to load DLL 'WebView2Loader.dll': The specified module could not be found.",
+            "webview2loader.dll",
+        ),
+        ("ImportError: LoadLibraryEx fails for win32ui.pyd on 64 bit Windows Python", "win32ui.pyd"),
+    ],
+)
+def test_more_shapes_name_the_dll_that_did_not_load(text: str, dll: str, rule_set: RuleSet) -> None:
+    from dlldoctor.diagnose.differential import is_loader_error
+
+    f = facts(text, rule_set)
+    assert (f.dll, is_loader_error(f)) == (dll, True)
+
+
 @pytest.mark.parametrize(
     ("text", "code"),
     [

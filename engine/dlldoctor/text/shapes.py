@@ -146,7 +146,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ),
     (
         "load-library",
-        fact_pattern(r"Unable to load (?:[\w ]{0,40}library )?'?(?P<path>" + QPATH + r"\.dll)\b"),
+        fact_pattern(r"Unable to load (?:DLL |[\w ]{0,40}library )?'?(?P<path>" + QPATH + r"\.dll)\b"),
         {"leaf": True},
     ),
     (
@@ -200,6 +200,14 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(r"LoadLibraryExW? '(?P<path>[^'\r\n]+\.(?:pyd|dll))' failed"),
+        {},
+    ),
+    # The same failure retold: "ImportError: LoadLibraryEx fails for win32ui.pyd on 64 bit Windows".
+    (
+        "load-library",
+        fact_pattern(
+            r"LoadLibrary(?:Ex)?[AW]? fail(?:s|ed) for [\"'`]?(?P<path>" + QPATH + r"\.(?:pyd|dll))\b"
+        ),
         {},
     ),
     # pywin32 / win32ctypes errors, as PyInstaller prints them: "(1920, 'LoadLibraryEx', '...')".

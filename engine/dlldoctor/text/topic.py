@@ -1,5 +1,6 @@
 """A failed load spoken of in general words, when the text holds no statement of one: "Missing DLL in Windows
-build", "numpy.pyd not loading", "libgio-2.0-0.dll caught in antivirus", "缺少dll文件".
+build", "numpy.pyd not loading", "libgio-2.0-0.dll caught in antivirus", "缺少dll文件", or a traceback pasted only down to the frame that loads a native
+library (``_imp.create_dynamic``, ``self._handle = _dlopen(...)``, ``swig_import_helper``) with its error cut off.
 
 Each is an event of kind ``topic``, the weakest loader error there is: it is only read from a text in which no
 other shape was found, and it says no more than that some native library did not load. It lets the
@@ -53,17 +54,37 @@ _NOT_A_LOAD = (
     r"missing dlls? (?:version|info|detection|feature|check|report|list)"
 )
 
+# Frames of a traceback that load a native library: CPython's extension loader (3.5+ and imp), ctypes, cffi,
+# SWIG's and TensorFlow's import helpers, torch's DLL preloading.
+_NATIVE_FRAME = fact_pattern(
+    r"_imp\.create_dynamic|\bin create_module\b|\bimp\.load_dynamic\(|\bin load_dynamic\b|"
+    r"self\._handle = _dlopen\(|\bin (?:__init__|LoadLibrary)\b[^\r\n]*\n[^\r\n]*_dlopen|"
+    r"\bin swig_import_helper\b|pywrap_tensorflow(?:_internal)?\.py\b|\bin _load_dll_libraries\b|"
+    r"\bffi\.dlopen\(|\bkernel32\.LoadLibraryExW\("
+)
+# A traceback, and the line that ends one (an exception, or pytest's "E   ImportError: ...").
+_TRACEBACK = fact_pattern(r"(?m)Traceback \(most recent call last\)|^\s*File \"[^\"\r\n]+\", line \d+")
+_EXCEPTION_LINE = fact_pattern(
+    r"(?m)^[\s>E|]*(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)|Exception)\s*(?::|$)|"
+    r"During handling of the above exception"
+)
+
 
 def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
     """(line, match) for each line that tells of a failed load in general words; a match of a named DLL has
     the group ``dll`` or ``dll2``."""
-    if compile_pattern(_NOT_A_LOAD).search(t.data) or compile_pattern(PROSE_NOT_A_FAILURE).search(t.data):
+    if compile_pattern(_NOT_A_LOAD).search(t.data):
         return
     seen: set[int] = set()
-    for pattern in (_NAMED, _GENERAL):
+    prose = compile_pattern(PROSE_NOT_A_FAILURE).search(t.data)
+    for pattern in () if prose else (_NAMED, _GENERAL):
         for m in t.finditer(pattern):
             line = t.line_of(m.start())
             if line in seen:
                 continue
             seen.add(line)
             yield line, m
+    if not seen and t.search(_TRACEBACK) and not t.search(_EXCEPTION_LINE):
+        m = t.search(_NATIVE_FRAME)
+        if m:
+            yield t.line_of(m.start()), m
