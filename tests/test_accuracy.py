@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from dlldoctor.diagnose.accuracy import Report, evaluate, load_cases
 from dlldoctor.formats.accuracy import render_markdown, render_summary
@@ -63,3 +64,33 @@ def test_published_accuracy_is_up_to_date(report: Report) -> None:
     assert path.read_text(encoding="utf-8") == render_markdown(report, measurements), (
         "regenerate with: dlldoctor rules accuracy --out docs/accuracy.md"
     )
+
+
+def test_a_second_category_written_as_a_string_counts_as_one_category(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(
+        "category: broken-release\ncases:\n"
+        "  - {id: a1, text: x, also: mixed-install}\n"
+        "  - {id: a2, text: y, also: [dll-shadowing, arch-mismatch]}\n",
+        encoding="utf-8",
+    )
+    assert [c.expected for c in load_cases(tmp_path)] == [
+        frozenset({"broken-release", "mixed-install"}),
+        frozenset({"broken-release", "dll-shadowing", "arch-mismatch"}),
+    ]
+
+
+def test_every_labelled_case_names_taxonomy_categories_only() -> None:
+    root = Path(__file__).resolve().parents[1]
+    taxonomy = set(
+        yaml.safe_load((root / "rules" / "taxonomy.yaml").read_text(encoding="utf-8"))["categories"]
+    )
+    folders = sorted(p for p in (root / "corpus").iterdir() if p.is_dir() and list(p.glob("*.yaml")))
+    assert len(folders) >= 10
+    bad = [
+        c.id
+        for folder in folders
+        if folder.name not in ("examples", "pe", "sweep")
+        for c in load_cases(folder)
+        if not c.expected <= taxonomy
+    ]
+    assert bad == []

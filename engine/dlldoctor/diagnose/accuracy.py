@@ -82,6 +82,13 @@ class Report:
         return tuple(r for r in self.healthy if r.error_rules)
 
 
+def _also(value: Any) -> list[str]:
+    """A case's second categories: a list, or one category written as a plain string."""
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value or []]
+
+
 def load_cases(folder: Path) -> list[Case]:
     cases: list[Case] = []
     files = sorted(Path(folder).glob("*.yaml"))
@@ -97,7 +104,7 @@ def load_cases(folder: Path) -> list[Case]:
             raise InputError(f"{path}: expected `category:` and a `cases:` list")
         category = data.get("category")
         for i, item in enumerate(data["cases"]):
-            expected = frozenset(([category] if category else []) + list(item.get("also") or []))
+            expected = frozenset(([category] if category else []) + _also(item.get("also")))
             cases.append(
                 Case(
                     id=str(item.get("id", f"{path.stem}-{i}")),
