@@ -376,7 +376,9 @@ def test_what_each_probe_checks_reads_as_english_for_every_rule_and_family() -> 
     # every kind once with nothing to name and once for each family of DLLs
     probes |= {Probe(k, (), None) for k in kinds}
     probes |= {Probe(k, (("family", f.id),), None) for k in kinds for f in rule_set.families.families}
-    bad = re.compile(r"DLL DLLs|different the|DLLs (?:exports|is)\b|\bits importers\b.*DLLs|DLLs\b.*\bits importers")
+    bad = re.compile(
+        r"DLL DLLs|different the|DLLs (?:exports|is)\b|\bits importers\b.*DLLs|DLLs\b.*\bits importers"
+    )
     worded = {probe_words(p, "en", rule_set.families) for p in probes}
     assert [w for w in worded if bad.search(w)] == []
     assert "whether files of different builds of one package are mixed" in worded

@@ -74,10 +74,14 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         "error-loading",
         fact_pattern(
             # "Erro loading" and "Error loading:" are how pastes and titles damage it
-            r"(?m)Err?or? loading:? [\"'`]?(?P<path>"
-            + RPATH
-            + r")[\"'`]?(?: or one of its dependencies|$|\s*\()"
+            r"Err?or? loading:? [\"'`]?(?P<path>" + RPATH + r")[\"'`]?(?: or one of its dependencies|\s*\()"
         ),
+        {},
+    ),
+    # ... and cut after the name, which must then be a DLL's ("Error loading model from checkpoint" is not).
+    (
+        "error-loading",
+        fact_pattern(r"(?m)Err?or? loading:? [\"'`]?(?P<path>" + RPATH + r"\.(?:dll|pyd))[\"'`]?[ \t.]*$"),
         {},
     ),
     # torch's message retold in a title without its "Error loading" ("Missing \"...\\c10.dll\" or one of

@@ -69,6 +69,27 @@ _EXCEPTION_LINE = fact_pattern(
     r"During handling of the above exception"
 )
 
+# A short text (a title, a line or two) that says an import or a load failed, with a word of Python, a DLL
+# or a program around it: "pyzmq 22 on Windows conda Python 3.8 fails to load", "Python/WinRT import error",
+# "Phyton DLL Error". Never when what failed to load is data, a linter's or an IDE's complaint.
+_SHORT = 320
+_SHORT_FAILURE = fact_pattern(
+    r"\b(?:fail(?:s|ed|ing)?|unable|can'?t|cannot|could(?:n'?t| not)|won'?t|does(?:n'?t| not)|regression)\b"
+    r"[^\r\n]{0,30}?\b(?:import(?:ing)?|load(?:ing)?|launch)\b|"
+    r"\b(?:import(?:ing)?|loading)\b[^\r\n]{0,40}?\b(?:fail(?:s|ed|ing|ure)?|errors?|issues?|problems?)\b|"
+    r"(?:^|[^\w.])dlls?\s+(?:errors?|issues?|problems?)\b"
+)
+_SHORT_CONTEXT = (
+    r"python|phyton|\bpip\b|conda|\.pyd\b|\bdlls?\b|\bmodule|pyinstaller|\.exe\b|\bwheel|\bcuda\b|torch|"
+    r"tensorflow|numpy|\bpy3|jupyter|spyder|\w{3,}py\b|\bimport \w"
+)
+_SHORT_NOT_A_LOAD = (
+    r"pylint|pylance|linter|intellisense|flake8|mypy|\bmodel|weights|checkpoint|dataset|state_dict|config|"
+    r"settings|bookmark|photo|image|picture|video|\bfiles?\b|\bpage|\bfont|\bsaves?\b|json|csv|\burl|plugin|"
+    r"\bfix(?:es|ed|ing)?\b|lazy|\buntil\b|on demand|extension for|theme|\bdata\b|excel|sheet|table|\bpdf|"
+    r"document|project|workspace|notebook file"
+)
+
 
 def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
     """(line, match) for each line that tells of a failed load in general words; a match of a named DLL has
@@ -84,6 +105,16 @@ def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
                 continue
             seen.add(line)
             yield line, m
+    if (
+        not seen
+        and len(t.data) <= _SHORT
+        and compile_pattern(_SHORT_CONTEXT).search(t.data)
+        and not compile_pattern(_SHORT_NOT_A_LOAD).search(t.data)
+    ):
+        m = t.search(_SHORT_FAILURE)
+        if m:
+            seen.add(t.line_of(m.start()))
+            yield t.line_of(m.start()), m
     if not seen and t.search(_TRACEBACK) and not t.search(_EXCEPTION_LINE):
         m = t.search(_NATIVE_FRAME)
         if m:

@@ -1,0 +1,35 @@
+"""Texts from real threads that only sound like a failed native load get no diagnosis (tests/data/README.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from dlldoctor.diagnose.explain import diagnose
+from dlldoctor.kb.ruleset import RuleSet
+from dlldoctor.text.facts import extract_facts
+
+TEXTS = yaml.safe_load((Path(__file__).parent / "data" / "real-non-load.yaml").read_text(encoding="utf-8"))[
+    "texts"
+]
+# Not a failed load, but a diagnosis that is right all the same: pip finds no torch wheel for a 32-bit Python.
+ANSWERED = {"https://github.com/pytorch/pytorch/issues/41005": "no-matching-distribution-for-platform"}
+
+
+def test_the_set_is_what_its_readme_says() -> None:
+    assert len(TEXTS) == 176
+    assert all(str(t["source"]).startswith("http") and t["text"].strip() and t["note"] for t in TEXTS)
+    assert len({t["kind"] for t in TEXTS}) == 9
+
+
+def test_real_texts_that_are_not_a_failed_load_get_no_diagnosis(rule_set: RuleSet) -> None:
+    answered = {}
+    for t in TEXTS:
+        f = extract_facts(
+            t["text"], messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
+        )
+        found = diagnose(f, rule_set)
+        if found:
+            answered[t["source"]] = found[0].rule.id
+    assert answered == ANSWERED
