@@ -506,3 +506,18 @@ def test_cues_file_is_checked_and_its_counts_must_name_its_cues(tmp_path: Path) 
     assert problems == [] and rule_set is not None
     assert rule_set.cues.found(b"conda activate base") == ("conda",)
     assert rule_set.priors.cues == (("conda", (("paging-file", 1),)),)
+
+
+def test_causes_only_python_can_have_must_be_categories(tmp_path: Path) -> None:
+    good = GOOD.format(id="p1", category="paging-file")
+    causes = "representatives: {paging-file: p1}\npython_only: [store-python, no-such-cause]\n"
+    root = scratch(tmp_path, {"paging-file/p1.yaml": good, "data/causes.yaml": causes})
+    rule_set, problems = lint_rule_set(root)
+    assert rule_set is None
+    assert [(Path(p.path).name, p.message) for p in problems] == [
+        ("causes.yaml", "`python_only:` must list categories of taxonomy.yaml")
+    ]
+    (root / "data" / "causes.yaml").write_text(causes.replace(", no-such-cause", ""), encoding="utf-8")
+    rule_set, problems = lint_rule_set(root)
+    assert problems == [] and rule_set is not None
+    assert rule_set.python_only == frozenset({"store-python"})

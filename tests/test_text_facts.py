@@ -716,6 +716,102 @@ def test_facts_reasoned_from_two_others(text: str, derived: list[str], rule_set:
 
 
 @pytest.mark.parametrize(
+    ("text", "native"),
+    [
+        (
+            "System.DllNotFoundException: Unable to load DLL 'SQLite.Interop.dll': The specified module could not be found.",
+            True,
+        ),
+        ("The code execution cannot proceed because VCRUNTIME140_1.dll was not found.", True),
+        (
+            'Exception in thread "main" java.lang.UnsatisfiedLinkError: C:\\x\\jni.dll: Can\'t find dependent libraries',
+            True,
+        ),
+        # Python's own words, without the word Python
+        ("ImportError: DLL load failed: The specified module could not be found.", False),
+        ("OSError: [WinError 126] The specified module could not be found", False),
+        (
+            "FileNotFoundError: Could not find module 'x.dll'. Try using the full path with constructor syntax.",
+            False,
+        ),
+        ("Error loading: caffe2_nvrtc.dll", False),
+        ("Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found", False),
+    ],
+)
+def test_a_text_without_a_word_of_python_is_a_native_programs(
+    text: str, native: bool, rule_set: RuleSet
+) -> None:
+    assert ("native-program" in facts(text, rule_set).derived) is native
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "dll"),
+    [
+        # .NET
+        (
+            "System.BadImageFormatException: An attempt was made to load a program with an incorrect format. "
+            "(Exception from HRESULT: 0x8007000B)",
+            193,
+            None,
+        ),
+        (
+            "Could not load file or assembly 'System.Data.SQLite.dll' or one of its dependencies. An attempt was made "
+            "to load a program with an incorrect format.",
+            193,
+            "system.data.sqlite.dll",
+        ),
+        (
+            "System.DllNotFoundException: Unable to load DLL 'foo': (Exception from HRESULT: 0x8007007E)",
+            126,
+            None,
+        ),
+        (
+            "Unhandled exception. System.DllNotFoundException: Unable to load shared library 'libSkiaSharp' or one "
+            "of its dependencies.",
+            126,
+            None,
+        ),
+        # Java
+        (
+            'Exception in thread "main" java.lang.UnsatisfiedLinkError: C:\\libs\\opencv_java455.dll: Can\'t find '
+            "dependent libraries",
+            126,
+            "opencv_java455.dll",
+        ),
+        (
+            "java.lang.UnsatisfiedLinkError: C:\\x\\jni\\foo.dll: Can't load AMD 64-bit .dll on a IA 32-bit platform",
+            193,
+            "foo.dll",
+        ),
+    ],
+)
+def test_native_programs_loader_errors_are_read(
+    text: str, code: int, dll: str | None, rule_set: RuleSet
+) -> None:
+    from dlldoctor.diagnose.differential import is_loader_error
+
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll, is_loader_error(f)) == (code, dll, True)
+
+
+def test_a_native_programs_error_gets_no_cause_only_python_can_have(rule_set: RuleSet) -> None:
+    from dlldoctor.diagnose.explain import diagnose
+
+    native = facts(
+        "System.DllNotFoundException: Unable to load DLL 'SQLite.Interop.dll': The specified module "
+        "could not be found. (Exception from HRESULT: 0x8007007E)",
+        rule_set,
+    )
+    python = facts(
+        "ImportError: DLL load failed while importing _x: The specified module could not be found.", rule_set
+    )
+    only = rule_set.python_only
+    assert "search-path-py38" in only and "store-python" in only
+    assert {d.rule.category for d in diagnose(native, rule_set)} & only == set()
+    assert {d.rule.category for d in diagnose(python, rule_set)} & only
+
+
+@pytest.mark.parametrize(
     ("text", "listed"),
     [
         # mhammond/pywin32#1783 (corpus/reports rep-broken-release-005): "version 302" named in prose, 127

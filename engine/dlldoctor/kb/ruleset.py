@@ -55,6 +55,8 @@ class RuleSet:
     representatives: tuple[tuple[str, str], ...] = ()
     releases: Releases = NO_RELEASES  # releases whose Windows files fail to load (data/releases.yaml)
     cues: Cues = NO_CUES  # words that shift which cause is likely (data/cues.yaml, counted in priors.yaml)
+    # causes only a Python process can have: never a candidate for a native program's error (data/causes.yaml)
+    python_only: frozenset[str] = frozenset()
 
     def get(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
@@ -205,6 +207,7 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
             )
         )
     representatives: dict[str, str] = {}
+    python_only: list[str] = []
     cause_path = root / "data" / "causes.yaml"
     if cause_path.is_file():
         cause_src = read(cause_path)
@@ -214,6 +217,13 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
                 problems.append(Problem(where(cause_src.path), 1, "expected a `representatives:` mapping"))
             else:
                 representatives = {str(k): str(v) for k, v in data.items()}
+            only = cause_src.data.get("python_only", []) if isinstance(cause_src.data, dict) else []
+            if not isinstance(only, list) or not all(isinstance(c, str) and c in categories for c in only):
+                problems.append(
+                    Problem(where(cause_src.path), 1, "`python_only:` must list categories of taxonomy.yaml")
+                )
+            else:
+                python_only = sorted(set(only))
     checked = {
         root / "taxonomy.yaml",
         root / "data" / "families.yaml",
@@ -294,7 +304,7 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     problems.sort(key=lambda p: (p.path, p.line, p.message))
     if problems:
         return None, problems
-    parts.update(representatives=representatives, rules=rule_data)
+    parts.update(representatives=representatives, python_only=python_only, rules=rule_data)
     return parts, []
 
 
@@ -314,6 +324,7 @@ def rule_set_from_parts(root: Path, digest: str, parts: dict[str, Any]) -> RuleS
         representatives=tuple(sorted(parts["representatives"].items())),
         releases=releases_from_data(parts["releases"]) if parts.get("releases") is not None else NO_RELEASES,
         cues=cues_from_data(parts["cues"]) if parts.get("cues") is not None else NO_CUES,
+        python_only=frozenset(parts.get("python_only") or ()),
     )
 
 

@@ -1,5 +1,6 @@
 """Facts reasoned from two others in one text: which Python the extension modules were built for against the
-one that runs, which CUDA the missing DLL belongs to against the CUDA the reporter says is installed."""
+one that runs, which CUDA the missing DLL belongs to against the CUDA the reporter says is installed; and
+from what a text lacks: a report without a word of Python comes from a native program."""
 
 from __future__ import annotations
 
@@ -24,6 +25,16 @@ _CUDA_STATED = (
     fact_pattern(r"\bcuda(?:[ _-]?(?:toolkit|version|ver))?\s*[:=]?\s*v?(?P<maj>1\d|[89])(?:\.\d)?\b"),
     fact_pattern(r"CUDA[\\/]v(?P<maj>\d{1,2})\.\d"),
     fact_pattern(r"CUDA_PATH_V(?P<maj>\d{1,2})_\d"),
+)
+
+# Any word of Python: its name, its own error words (DLL load failed, [WinError n], FileNotFoundError's
+# "constructor syntax"), a traceback, an import, pip, conda, site-packages, a .py, .pyd or wheel, a freezer of
+# Python programs, the packages most reported (torch's "Error loading", TensorFlow's dso_loader, numpy, cv2).
+_PYTHON_WORDS = fact_pattern(
+    r"python|\.pyd?\b|\bpip\b|site-packages|traceback|\bimport(?:ing)? \w|importerror|modulenotfounderror"
+    r"|dll load fail|winerror|filenotfounderror|oserror|constructor syntax|conda\b|jupyter|ipython|pyinstaller"
+    r"|nuitka|cx_freeze|\bpy -3|\.whl\b|\bwheel|\bvenv\b|virtualenv|pycharm|spyder|\btorch|tensorflow|dso_loader|could not load dynamic library"
+    r"|\bnumpy|\bcv2\b|\bscipy|caffe2|typelib|gobject|\bpyqt|pyside|\bkeras|\bpandas|error loading:? [\"'`]"
 )
 
 
@@ -54,8 +65,13 @@ def _interpreter_minor(t: ScannedText) -> int | None:
 
 
 def derive(
-    t: ScannedText, error_dlls: tuple[str, ...], versions: tuple[tuple[str, str, str], ...]
+    t: ScannedText,
+    error_dlls: tuple[str, ...],
+    versions: tuple[tuple[str, str, str], ...],
+    failed: bool = True,
 ) -> tuple[DerivedFact, ...]:
+    """The derived facts of a text; ``failed``: whether it states a failure at all (a text that does not is
+    nobody's report, native or not)."""
     found: list[DerivedFact] = []
     running = _interpreter_minor(t)
     if running is not None and any(tag != running for tag in _ints(t, _TAGS, "min")):
@@ -65,4 +81,6 @@ def derive(
         stated = _ints(t, _CUDA_STATED, "maj")
         if stated and not majors & stated:
             found.append("cuda-version-differs")
+    if failed and not t.search(_PYTHON_WORDS):
+        found.append("native-program")
     return tuple(found)

@@ -466,7 +466,9 @@ def extract_facts(
                 versions.append((name, hit.component, hit.version))
 
     listed = listed_releases(t, releases, tuple(codes)) if releases is not None else ()
-    derived: tuple[DerivedFact, ...] = derive(t, tuple(dlls[:named] if named else dlls), tuple(versions))
+    derived: tuple[DerivedFact, ...] = derive(
+        t, tuple(dlls[:named] if named else dlls), tuple(versions), bool(events) or code is not None
+    )
     if listed:
         derived = (*derived, "listed-broken-release")
     return ErrorFacts(

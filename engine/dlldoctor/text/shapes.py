@@ -160,6 +160,42 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"leaf": True},
     ),
+    # .NET: a BadImageFormatException's "An attempt was made to load a program with an incorrect format"
+    # (HRESULT 0x8007000B) is a DLL of the other bitness, like 193; the exceptions' HRESULTs of the loader's codes.
+    (
+        "load-library",
+        fact_pattern(r"attempt was made to load a program with an incorrect format"),
+        {"code": 193},
+    ),
+    ("code-mention", fact_pattern(r"\bHRESULT:? 0x8007000B\b"), {"code": 193}),
+    ("code-mention", fact_pattern(r"\bHRESULT:? 0x8007007E\b"), {"code": 126}),
+    ("code-mention", fact_pattern(r"\bHRESULT:? 0x8007007F\b"), {"code": 127}),
+    ("code-mention", fact_pattern(r"\bHRESULT:? 0x800700C1\b"), {"code": 193}),
+    ("code-mention", fact_pattern(r"\bHRESULT:? 0x8007045A\b"), {"code": 1114}),
+    # .NET Core's DllNotFoundException: "Unable to load shared library 'libSkiaSharp' or one of its dependencies".
+    (
+        "load-library",
+        fact_pattern(
+            r"Unable to load shared library [\"'`](?P<dll>[^\"'`\r\n]{1,100})[\"'`] or one of its dependencies"
+        ),
+        {"code": 126},
+    ),
+    # Java's UnsatisfiedLinkError: the DLL was found but not one of its dependencies, or it is of the other
+    # bitness ("Can't load AMD 64-bit .dll on a IA 32-bit platform").
+    (
+        "load-library",
+        fact_pattern(r"UnsatisfiedLinkError: (?P<path>" + PATH + r"\.dll): Can't find dependent libraries"),
+        {"code": 126},
+    ),
+    (
+        "load-library",
+        fact_pattern(
+            r"(?:UnsatisfiedLinkError: (?P<path>"
+            + PATH
+            + r"\.dll): )?Can't load (?:AMD 64|IA 32|ARM 64|IA 64)-bit \.dll on a (?:AMD 64|IA 32|ARM 64|IA 64)-bit platform"
+        ),
+        {"code": 193},
+    ),
     (
         "load-library",
         fact_pattern(r"Library (?P<dll>" + DLL_NAME + r") is not found or cannot be loaded"),
