@@ -771,6 +771,19 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
             126,
             None,
         ),
+        # a process's exit status by name, Cygwin's and MSYS2's loader
+        ("process exited with STATUS_DLL_NOT_FOUND", 0xC0000135, None),
+        (
+            "error: process didn't exit successfully: `target\\debug\\app.exe` (exit code: 0xc0000139, "
+            "STATUS_ENTRYPOINT_NOT_FOUND)",
+            0xC0000139,
+            None,
+        ),
+        (
+            "/usr/bin/bash: error while loading shared libraries: msys-2.0.dll: cannot open shared object file",
+            126,
+            "msys-2.0.dll",
+        ),
         # Java
         (
             'Exception in thread "main" java.lang.UnsatisfiedLinkError: C:\\libs\\opencv_java455.dll: Can\'t find '
@@ -1038,6 +1051,7 @@ def test_shell_and_http_codes_are_not_loader_codes(text: str, rule_set: RuleSet)
         "上次说的 python39.dll 缺失问题，今天已经好了",
         "error: 1455 tests failed",
         "Found error 1114 rows",
+        'case STATUS_DLL_NOT_FOUND: return "missing";',
         # short texts whose failure is not a native load: data, a linter, a fix, an importer of photos
         "Failed to load model weights in torch on Windows",
         "Fix DLL loading on windows",

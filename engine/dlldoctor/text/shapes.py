@@ -53,6 +53,10 @@ RPATH = r"[^\"'`\r\n<>|?]+?"
 _ERROR_NAMED = (
     r"(?:\berror 0x[0-9a-f]{{1,8}} \(|\b(?:failed|fails) with (?:error )?|\breturned )ERROR_{name}\b"
 )
+_STATUS_NAMED = (
+    r"(?:\bexit(?:ed)?(?: with)?|\bexit code:?|\breturned|\bfailed with|\bterminated with)\s*(?:0x[0-9a-f]{{8}},?\s*)?"
+    r"\(?STATUS_{name}\b"
+)
 SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("winerror", fact_pattern(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
     ("code-mention", fact_pattern(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
@@ -284,6 +288,21 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
     # the loader's codes by their names, as a failure reports them (not a constant in code or docs): "error 0xc1
     # (ERROR_BAD_EXE_FORMAT)", "LoadLibrary failed with ERROR_MOD_NOT_FOUND", "returned ERROR_PROC_NOT_FOUND"
+    # The NTSTATUS names a process's exit is reported with ("exited with STATUS_DLL_NOT_FOUND", cargo's "(exit
+    # code: 0xc0000135, STATUS_DLL_NOT_FOUND)"), not the constants in code.
+    ("status", fact_pattern(_STATUS_NAMED.format(name="DLL_NOT_FOUND")), {"code": 0xC0000135}),
+    ("status", fact_pattern(_STATUS_NAMED.format(name="ENTRYPOINT_NOT_FOUND")), {"code": 0xC0000139}),
+    ("status", fact_pattern(_STATUS_NAMED.format(name="INVALID_IMAGE_FORMAT")), {"code": 0xC000007B}),
+    ("status", fact_pattern(_STATUS_NAMED.format(name="DLL_INIT_FAILED")), {"code": 0xC0000142}),
+    # Cygwin's and MSYS2's own loader: "error while loading shared libraries: msys-2.0.dll: cannot open shared
+    # object file".
+    (
+        "load-library",
+        fact_pattern(
+            r"error while loading shared libraries: (?P<dll>" + DLL_NAME + r"): cannot open shared object"
+        ),
+        {"code": 126, "leaf": True},
+    ),
     ("code-mention", fact_pattern(_ERROR_NAMED.format(name="MOD_NOT_FOUND")), {"code": 126}),
     ("code-mention", fact_pattern(_ERROR_NAMED.format(name="PROC_NOT_FOUND")), {"code": 127}),
     ("code-mention", fact_pattern(_ERROR_NAMED.format(name="BAD_EXE_FORMAT")), {"code": 193}),
