@@ -17,7 +17,16 @@ from dlldoctor.kb.ruleset import RuleSet
 ROOT = Path(__file__).resolve().parents[1]
 BATCHES = [
     ROOT / "corpus" / name
-    for name in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "reports")
+    for name in (
+        "heldout2",
+        "heldout3",
+        "heldout4",
+        "heldout5",
+        "heldout6",
+        "heldout7",
+        "heldout8",
+        "reports",
+    )
 ]
 HELDOUT9 = ROOT / "corpus" / "heldout9"
 

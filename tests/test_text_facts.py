@@ -771,6 +771,29 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
             126,
             None,
         ),
+        # pop-ups retold and other programs' words (corpus/reports, the ninth training batch)
+        (
+            'two errors popped up stating "The ordinal 3873 could not be located in the dynamic link library '
+            'LIBEAY32.dll."',
+            182,
+            "libeay32.dll",
+        ),
+        (
+            "Entry point Latin1@QString@QByteArray not found in opencv_highgui320.dll",
+            127,
+            "opencv_highgui320.dll",
+        ),
+        (
+            "Unable to locate the program input point in DiscardVirtualMemory  dynamic link library KERNEL32.dll",
+            127,
+            "kernel32.dll",
+        ),
+        (
+            "Error: Library initialization failed: Library file not found: \nC:\\Users\\x\\app\\libsafewoo_amd64.dll",
+            126,
+            "libsafewoo_amd64.dll",
+        ),
+        ('Im getting "Error code [126]:" when running my jar', 126, None),
         # a process's exit status by name, Cygwin's and MSYS2's loader
         ("process exited with STATUS_DLL_NOT_FOUND", 0xC0000135, None),
         (
@@ -785,6 +808,11 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
             "msys-2.0.dll",
         ),
         # Java
+        (
+            'Exception in thread "main" java.lang.UnsatisfiedLinkError: no opencv_java455 in java.library.path',
+            126,
+            None,
+        ),
         (
             'Exception in thread "main" java.lang.UnsatisfiedLinkError: C:\\libs\\opencv_java455.dll: Can\'t find '
             "dependent libraries",

@@ -106,6 +106,36 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"(?-i:\bEntry Point Not Found)[ \t]+[A-Za-z_?@$][\w@?$]*[_@?$][\w@?$]*"),
         {"code": 127},
     ),
+    # "Entry point Latin1@QString@QByteArray not found in opencv_highgui320.dll"; the Chinese pop-up machine
+    # translated: "Unable to locate the program input point in DiscardVirtualMemory dynamic link library KERNEL.dll"
+    (
+        "retold",
+        fact_pattern(
+            r"\bentry point [\"'`]?(?P<symbol>[A-Za-z_?@$][\w@?$]*)[\"'`]? not found in [\"'`]?(?P<dll>"
+            + DLL_NAME
+            + r")\b"
+        ),
+        {"code": 127},
+    ),
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:unable to|cannot|could not) locate the program (?:input|entry) point\b[^\r\n]{0,120}?"
+            r"dynamic link library [\"'`]?(?P<dll>" + DLL_NAME + r")\b"
+        ),
+        {"code": 127},
+    ),
+    # the ordinal pop-up (STATUS_ORDINAL_NOT_FOUND): "The ordinal 3873 could not be located in the dynamic link
+    # library LIBEAY32.dll"
+    (
+        "retold",
+        fact_pattern(
+            r"\bordinal \d+ could not be located in the dynamic link library [\"'`]?(?P<path>[^\r\n\"'`]*?"
+            + DLL_NAME
+            + r")\b"
+        ),
+        {"code": 182},
+    ),
     # the title bar of the loader's pop-up when only that was copied: "python.exe - System Error"
     ("retold", fact_pattern(r"\b[\w.-]+\.exe - (?:System Error|Entry Point Not Found)\b"), {}),
 )

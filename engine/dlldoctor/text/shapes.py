@@ -60,6 +60,13 @@ _STATUS_NAMED = (
 SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("winerror", fact_pattern(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
     ("code-mention", fact_pattern(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
+    ("code-mention", fact_pattern(r"\berror code:? ?\[(?P<code>\d{2,5})\]"), {}),
+    # Electron's and other loaders' "Library file not found: C:\\...\\libfoo_amd64.dll"
+    (
+        "load-library",
+        fact_pattern(r"\blibrary file not found:?\s*[\"'`]?(?P<path>" + RPATH + r"\.dll)\b"),
+        {"code": 126, "leaf": True},
+    ),
     ("code-mention", fact_pattern(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
     # Rust's io::Error prints the Windows code as "(os error 126)".
     ("code-mention", fact_pattern(r"\bos error (?P<code>\d{1,5})\b"), {}),
@@ -78,14 +85,14 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         "error-loading",
         fact_pattern(
             # "Erro loading" and "Error loading:" are how pastes and titles damage it
-            r"Err?or? loading:? [\"'`]?(?P<path>" + RPATH + r")[\"'`]?(?: or one of its dependencies|\s*\()"
+            r"Err?or?:? loading:? [\"'`]?(?P<path>" + RPATH + r")[\"'`]?(?: or one of its dependencies|\s*\()"
         ),
         {},
     ),
     # ... and cut after the name, which must then be a DLL's ("Error loading model from checkpoint" is not).
     (
         "error-loading",
-        fact_pattern(r"(?m)Err?or? loading:? [\"'`]?(?P<path>" + RPATH + r"\.(?:dll|pyd))[\"'`]?[ \t.]*$"),
+        fact_pattern(r"(?m)Err?or?:? loading:? *[\"'`]?(?P<path>" + RPATH + r"\.(?:dll|pyd))[\"'`]?[ \t.]*$"),
         {},
     ),
     # torch's message retold in a title without its "Error loading" ("Missing \"...\\c10.dll\" or one of
@@ -189,6 +196,12 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(r"UnsatisfiedLinkError: (?P<path>" + PATH + r"\.dll): Can't find dependent libraries"),
+        {"code": 126},
+    ),
+    # ... or not found by name at all: "java.lang.UnsatisfiedLinkError: no opencv_java455 in java.library.path".
+    (
+        "load-library",
+        fact_pattern(r"UnsatisfiedLinkError: no [\w.+-]{1,80} in java\.library\.path"),
         {"code": 126},
     ),
     (
