@@ -383,3 +383,29 @@ def test_what_each_probe_checks_reads_as_english_for_every_rule_and_family() -> 
     assert [w for w in worded if bad.search(w)] == []
     assert "whether files of different builds of one package are mixed" in worded
     assert "whether the Windows system DLLs can be found" in worded
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        (
+            "The code execution cannot proceed because Qt5Cored.dll was not found.",
+            "debug-vc-runtime-dll-not-found",
+        ),
+        (
+            "The code execution cannot proceed because ucrtbased.dll was not found.",
+            "debug-vc-runtime-dll-not-found",
+        ),
+        (
+            "The code execution cannot proceed because libwinpthread-1.dll was not found.",
+            "mingw-runtime-dll-not-found",
+        ),
+        ("The code execution cannot proceed because MSVCR90.dll was not found.", "vcruntime-dll-not-found"),
+        (
+            "The program can't start because OpenAL32.dll is missing from your computer.",
+            "third-party-runtime-dll-not-found",
+        ),
+    ],
+)
+def test_a_missing_dll_of_a_known_kind_names_its_cause(text: str, rule: str) -> None:
+    assert explain_json(text)["diagnoses"][0]["rule"] == rule

@@ -794,6 +794,13 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
             "libsafewoo_amd64.dll",
         ),
         ('Im getting "Error code [126]:" when running my jar', 126, None),
+        (
+            "java.lang.unsatisfiedlinkerror c:\\windows\\system32\\jvsthost2.dll  Can't load IA 32 bit .dll on an AMD 64 "
+            "bit platform.",
+            193,
+            None,
+        ),
+        ("Noi.exe 无法找到入口 Windows 7 - dynamic link library Kernel32.dll", 127, None),
         # a process's exit status by name, Cygwin's and MSYS2's loader
         ("process exited with STATUS_DLL_NOT_FOUND", 0xC0000135, None),
         (

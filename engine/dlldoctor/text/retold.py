@@ -136,6 +136,8 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 182},
     ),
+    # the Chinese pop-up's title for it, "无法找到入口" (Entry Point Not Found)
+    ("retold", fact_pattern(r"无法找到入口|無法找到進入點"), {"code": 127}),
     # the title bar of the loader's pop-up when only that was copied: "python.exe - System Error"
     ("retold", fact_pattern(r"\b[\w.-]+\.exe - (?:System Error|Entry Point Not Found)\b"), {}),
 )

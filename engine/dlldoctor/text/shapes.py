@@ -209,7 +209,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             r"(?:UnsatisfiedLinkError: (?P<path>"
             + PATH
-            + r"\.dll): )?Can't load (?:AMD 64|IA 32|ARM 64|IA 64)-bit \.dll on a (?:AMD 64|IA 32|ARM 64|IA 64)-bit platform"
+            + r"\.dll): )?Can't load (?:AMD|IA|ARM) ?(?:32|64)[- ]bit \.dll on an? (?:AMD|IA|ARM) ?(?:32|64)[- ]bit platform"
         ),
         {"code": 193},
     ),
