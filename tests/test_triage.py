@@ -108,9 +108,11 @@ def test_a_real_report_gets_a_comment_whose_first_cause_is_explains(
     status, out = triage(capsys, "--event", str(event(tmp_path, case.text, style)), "--format", "json")
     document = json.loads(out)
     TRIAGE_SCHEMA.validate(document)
-    assert document["explanation"]["diagnoses"][0]["rule"] == top.rule.id
-    assert document["post"] is (top.confidence >= 0.5)
-    assert (document["comment"] is None) is (top.confidence < 0.5)
+    first = document["explanation"]["diagnoses"][0]
+    assert first["rule"] == top.rule.id
+    # the event's text (its title and body) is what was explained: its own confidence decides
+    assert document["post"] is (first["confidence"] >= 0.5)
+    assert (document["comment"] is None) is (first["confidence"] < 0.5)
     assert document["event"] == {"kind": "issue_comment" if style == "comment" else "issues", "number": 15}
 
 
