@@ -801,6 +801,20 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
             None,
         ),
         ("Noi.exe 无法找到入口 Windows 7 - dynamic link library Kernel32.dll", 127, None),
+        # plug-in hosts: Unreal Engine, Maya, codes in hexadecimal
+        (
+            "Plugin 'RacingWheel' failed to load because module 'RacingWheel' could not be loaded. There may be an "
+            "operating system error or the module may not be properly set up",
+            None,
+            None,
+        ),
+        (
+            "// Error: Unable to dynamically load : C:/Users/d/Documents/maya/2020/plug-ins/maya2glTF.mll",
+            None,
+            None,
+        ),
+        ("PluginManager.cpp:219: Failed to load plugin DLL: DLL Error 0x7e", 126, None),
+        ("Enginefixes.dll couldn't load plugin (0000007E)", 126, None),
         # a process's exit status by name, Cygwin's and MSYS2's loader
         ("process exited with STATUS_DLL_NOT_FOUND", 0xC0000135, None),
         (

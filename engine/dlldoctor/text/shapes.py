@@ -171,6 +171,24 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"leaf": True},
     ),
+    # Unreal Engine's plug-in loader, and Maya's: "Plugin 'X' failed to load because module 'X' could not be
+    # loaded. There may be an operating system error or the module may not be properly set up.", "Unable to
+    # dynamically load : C:/.../maya2glTF.mll"
+    (
+        "load-library",
+        fact_pattern(r"failed to load because module [\"'`][^\"'`\r\n]{1,100}[\"'`] could not be loaded"),
+        {},
+    ),
+    (
+        "load-library",
+        fact_pattern(r"Unable to dynamically load\s*:\s*(?P<path>" + PATH + r"\.(?:mll|dll|pyd))\b"),
+        {},
+    ),
+    # the loader's codes in hexadecimal, as plug-in hosts print them: "DLL Error 0x7e", "couldn't load plugin
+    # (0000007E)"
+    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}7e\b|\((?:0x)?0{4,6}7E\)"), {"code": 126}),
+    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}7f\b|\((?:0x)?0{4,6}7F\)"), {"code": 127}),
+    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}c1\b|\((?:0x)?0{4,6}C1\)"), {"code": 193}),
     # .NET: a BadImageFormatException's "An attempt was made to load a program with an incorrect format"
     # (HRESULT 0x8007000B) is a DLL of the other bitness, like 193; the exceptions' HRESULTs of the loader's codes.
     (
