@@ -793,7 +793,6 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
             126,
             "libsafewoo_amd64.dll",
         ),
-        ('Im getting "Error code [126]:" when running my jar', 126, None),
         (
             "java.lang.unsatisfiedlinkerror c:\\windows\\system32\\jvsthost2.dll  Can't load IA 32 bit .dll on an AMD 64 "
             "bit platform.",
@@ -815,6 +814,7 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
         ),
         ("PluginManager.cpp:219: Failed to load plugin DLL: DLL Error 0x7e", 126, None),
         ("Enginefixes.dll couldn't load plugin (0000007E)", 126, None),
+        ("side-by-side configuration is incorrect when importing win32api on Python 2.7", 14001, None),
         # a process's exit status by name, Cygwin's and MSYS2's loader
         ("process exited with STATUS_DLL_NOT_FOUND", 0xC0000135, None),
         (
@@ -1126,7 +1126,6 @@ def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rul
         # short texts, titles of resolved reports (corpus/heldout5, corpus/reports)
         ("pyzmq 22 on Windows conda Python 3.8 fails to load", None),
         ("Python/WinRT import error", None),
-        ("regression importing cygrpc grpc python 1.24.0", None),
         ("Failed to import openseespy on Windows.", None),
     ],
 )
@@ -1225,3 +1224,28 @@ def test_a_denial_is_not_a_frozen_app(text: str, rule_set: RuleSet) -> None:
 def test_a_dll_said_missing_in_a_question_for_help_is_still_a_failure(rule_set: RuleSet) -> None:
     f = facts("python39.dll is missing, what should I do?", rule_set)
     assert ([e.kind for e in f.events], f.dll, f.error_code) == (["prose-missing"], "python39.dll", 126)
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        (
+            "java.lang.UnsatisfiedLinkError: no jnidispatch in java.library.path on macOS Ventura (Apple Silicon)",
+            True,
+        ),
+        ("java.lang.UnsatisfiedLinkError: no opencv_java455 in java.library.path on Ubuntu 22.04", True),
+        # Ruby's extensions on Windows are named .so; the drive letter and the loader's words say Windows
+        (
+            "load_library': Could not open library 'C:/Ruby30-x64/lib/ruby/gems/3.0.0/ext/librdkafka.so': "
+            "Failed with error 126: The specified module could not be found.",
+            False,
+        ),
+    ],
+)
+def test_a_report_from_linux_or_macos_is_told_apart(text: str, other: bool, rule_set: RuleSet) -> None:
+    from dlldoctor.diagnose.differential import differential_for
+
+    f = facts(text, rule_set)
+    assert ("other-os" in f.derived) is other
+    if other:
+        assert differential_for(f, rule_set) is None

@@ -85,7 +85,9 @@ LOCATIONS: tuple[Location, ...] = get_args(Location)
 # an extension module or wheel tagged for another Python than the one that runs; a CUDA DLL of another major
 # version than the CUDA the text says is installed; a package version the text names is a release that
 # rules/data/releases.yaml lists as broken on Windows with the symptom the text shows.
-DerivedFact = Literal["abi-tag-differs", "cuda-version-differs", "listed-broken-release", "native-program"]
+DerivedFact = Literal[
+    "abi-tag-differs", "cuda-version-differs", "listed-broken-release", "native-program", "other-os"
+]
 DERIVED_FACTS: tuple[DerivedFact, ...] = get_args(DerivedFact)
 # What the loader says when a listed broken release is imported (rules/data/releases.yaml), and where.
 ReleaseSymptom = Literal["module-not-found", "procedure-not-found", "init-failed", "crash"]

@@ -101,14 +101,15 @@ class Differential:
 
 def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | None:
     """The priors for this text's evidence, or None when it is not a loader error or there are no priors."""
-    if rule_set.priors.empty or not is_loader_error(facts):
-        return None
+    if rule_set.priors.empty or not is_loader_error(facts) or "other-os" in facts.derived:
+        return None  # not a loader error, or one of Linux or macOS, which the labelled Windows reports do not cover
     keys = evidence_keys(facts)
     priors = rule_set.priors
     cues = tuple(c for c in rule_set.cues.found(facts.data) if c in priors.cue_counts)
     dist = priors.with_cues(priors.distribution(keys), cues, rule_set.cues.ids)
     if "native-program" in facts.derived and rule_set.python_only:
-        # A native program's error cannot be a conda activation, the Store's Python or Python's search path.
+        # A native program's error cannot be a conda activation, the Store's Python, Python's search path or
+        # the wrong interpreter.
         kept = {c: p for c, p in dist.items() if c not in rule_set.python_only}
         total = sum(kept.values())
         dist = {c: p / total for c, p in kept.items()} if total else dist

@@ -65,6 +65,8 @@ class Evaluator:
                     return Evidence(kind, str(code), m.weight)
             return None
         if kind == "family":
+            if not f.states_failure:
+                return None  # DLLs only named in a build log, a changelog or a question
             for dll, family in f.families:
                 if family in m.names and dll in f.error_dlls:
                     return Evidence(kind, dll, m.weight, family)

@@ -16,7 +16,8 @@ from dlldoctor.text.facts import extract_facts
 
 # The corpora whose labels are what the thread's resolution established (not a guess from the text), and
 # whose every case is a public report: the only ones counted. corpus/errors (labels from the text alone,
-# half of it composed) is left out, and so is the blind batch corpus/heldout3.
+# half of it composed) is left out, and so are the blind batches; corpus/heldout5, blind once, was a round's
+# development set and is counted since the round after.
 PRIOR_CORPORA = ("corpus/heldout", "corpus/heldout2", "corpus/heldout5", "corpus/reports")
 OUTSIDE = "other"
 SMOOTHING = 2

@@ -59,6 +59,10 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
                 "文本中没有任何与 Python 相关的内容：这是原生程序的报告",
                 "nothing in the text speaks of Python: the report comes from a native program",
             ),
+            "other-os": (
+                "文本提到 Linux 或 macOS，却没有任何 Windows 的内容",
+                "the text names Linux or macOS and nothing of Windows",
+            ),
             "listed-broken-release": (
                 f"{evidence.detail} 是已知在 Windows 上无法加载的版本",
                 f"{evidence.detail} is a release known not to load on Windows",

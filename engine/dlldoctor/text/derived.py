@@ -31,10 +31,23 @@ _CUDA_STATED = (
 # "constructor syntax"), a traceback, an import, pip, conda, site-packages, a .py, .pyd or wheel, a freezer of
 # Python programs, the packages most reported (torch's "Error loading", TensorFlow's dso_loader, numpy, cv2).
 _PYTHON_WORDS = fact_pattern(
-    r"python|\.pyd?\b|\bpip\b|site-packages|traceback|\bimport(?:ing)? \w|importerror|modulenotfounderror"
+    r"(?m)python|\.pyd?\b|\bpip\b|site-packages|traceback|^\s*(?:from [\w.]+ )?import [\w.]+(?: as \w+)?\s*$|"
+    r"\bimporting \w|importerror|modulenotfounderror"
     r"|dll load fail|winerror|filenotfounderror|oserror|constructor syntax|conda\b|jupyter|ipython|pyinstaller"
     r"|nuitka|cx_freeze|\bpy -3|\.whl\b|\bwheel|\bvenv\b|virtualenv|pycharm|spyder|\btorch|tensorflow|dso_loader|could not load dynamic library"
-    r"|\bnumpy|\bcv2\b|\bscipy|caffe2|typelib|gobject|\bpyqt|pyside|\bkeras|\bpandas|error loading:? [\"'`]"
+    r"|\bnumpy|\bcv2\b|\bscipy|caffe2|pywin32|pywintypes|win32ctypes|typelib|gobject|\bpyqt|pyside|\bkeras|\bpandas|error loading:? [\"'`]"
+)
+
+
+# Another system named and nothing of Windows: a report from Linux or macOS, which the loader's causes on
+# Windows do not explain.
+_OTHER_OS = fact_pattern(
+    r"\bmac ?os\b|\bos ?x\b|\bubuntu\b|\bdebian\b|\bfedora\b|\blinux\b|\.so(?:\.\d+)*\b|\.dylib\b|ld_library_path"
+    r"|ld_debug|/usr/(?:lib|local)/"
+)
+_WINDOWS_WORDS = fact_pattern(
+    r"windows|\bwin ?(?:7|8|10|11|xp)\b|win32|win64|winerror|\b[a-z]:[\\/]|\.dll\b|\.exe\b|\.pyd\b|system32|appdata"
+    r"|specified (?:module|procedure)|not a valid win32"
 )
 
 
@@ -83,4 +96,6 @@ def derive(
             found.append("cuda-version-differs")
     if failed and not t.search(_PYTHON_WORDS):
         found.append("native-program")
+    if failed and t.search(_OTHER_OS) and not t.search(_WINDOWS_WORDS):
+        found.append("other-os")
     return tuple(found)

@@ -1,4 +1,5 @@
-"""Bytes of a saved log → text: UTF-8/UTF-16, else the legacy code page whose decoding reads most like text.
+"""Bytes of a saved log → text: UTF-8/UTF-16, else the legacy code page whose decoding reads most like text;
+and the language a text's script says.
 
 A Windows console writes logs in the system's ANSI/OEM code page: GBK (cp936) in mainland China, Big5 (cp950)
 in Taiwan, Shift-JIS (cp932) in Japan, cp949 in Korea, cp1251 for Russian. Their byte ranges overlap, so a
@@ -84,3 +85,31 @@ def decode_bytes(data: bytes) -> str:
     if best is None:
         return data.decode("utf-8", "replace")
     return data.decode(best[1], "replace")
+
+
+def script_language(text: str) -> str | None:
+    """The language a text's script says, where its letters tell (Japanese kana, Hangul, Han, Cyrillic)."""
+    han = kana = hangul = cyrillic = 0
+    for ch in text[:200_000]:
+        o = ord(ch)
+        if o < 0x400:
+            continue
+        if 0x4E00 <= o <= 0x9FFF:
+            han += 1
+        elif 0x3040 <= o <= 0x30FF:
+            kana += 1
+        elif 0xAC00 <= o <= 0xD7AF:
+            hangul += 1
+        elif 0x400 <= o <= 0x4FF:
+            cyrillic += 1
+    if kana >= 2:
+        return "ja"
+    if hangul >= 2:
+        return "ko"
+    if han >= 2:
+        traditional = sum(text.count(c) for c in "們錯誤組數據檔無法啟動載為請選項將這")
+        simplified = sum(text.count(c) for c in "们错误组数据档无法启动载为请选项将这")
+        return "zh-TW" if traditional > simplified else "zh-CN"
+    if cyrillic >= 5:
+        return "ru"
+    return None

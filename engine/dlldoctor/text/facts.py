@@ -18,8 +18,10 @@ from dlldoctor.kb.model import format_code
 from dlldoctor.kb.patterns import compile_pattern
 from dlldoctor.kb.releases import Release, Releases
 from dlldoctor.text.derived import derive
+from dlldoctor.text.encoding import script_language
 from dlldoctor.text.locations import locate
 from dlldoctor.text.mentions import listed_releases
+from dlldoctor.text.native import NATIVE
 from dlldoctor.text.normalize import normalize_text
 from dlldoctor.text.retold import RETOLD
 from dlldoctor.text.shapes import (
@@ -113,6 +115,11 @@ class ErrorFacts:
     @property
     def found_anything(self) -> bool:
         return bool(self.events or self.error_code is not None)
+
+    @property
+    def states_failure(self) -> bool:
+        """Whether the text states a failure at all: a loader code, or an event other than where a DLL lies."""
+        return self.error_code is not None or any(e.kind != "located" for e in self.events)
 
     @property
     def error_dlls(self) -> tuple[str, ...]:
@@ -243,7 +250,7 @@ def _message_events(t: ScannedText, messages: Messages) -> Iterator[ErrorEvent]:
 
 
 def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
-    for kind, pattern, extra in (*SHAPES, *RETOLD):
+    for kind, pattern, extra in (*SHAPES, *NATIVE, *RETOLD):
         for m in t.finditer(pattern):
             path = _group(m, "path")
             dll = extra.get("dll") or _dll_from_path(_group(m, "dll")) or _dll_from_path(path)
@@ -317,33 +324,6 @@ def _root_most(groups: list[_Group]) -> _Group | None:
 
 def _first(values: Iterable[Any]) -> Any:
     return next((v for v in values if v is not None), None)
-
-
-def _script_language(text: str) -> str | None:
-    han = kana = hangul = cyrillic = 0
-    for ch in text[:200_000]:
-        o = ord(ch)
-        if o < 0x400:
-            continue
-        if 0x4E00 <= o <= 0x9FFF:
-            han += 1
-        elif 0x3040 <= o <= 0x30FF:
-            kana += 1
-        elif 0xAC00 <= o <= 0xD7AF:
-            hangul += 1
-        elif 0x400 <= o <= 0x4FF:
-            cyrillic += 1
-    if kana >= 2:
-        return "ja"
-    if hangul >= 2:
-        return "ko"
-    if han >= 2:
-        traditional = sum(text.count(c) for c in "們錯誤組數據檔無法啟動載為請選項將這")
-        simplified = sum(text.count(c) for c in "们错误组数据档无法启动载为请选项将这")
-        return "zh-TW" if traditional > simplified else "zh-CN"
-    if cyrillic >= 5:
-        return "ru"
-    return None
 
 
 def _python_version(t: ScannedText) -> str | None:
@@ -453,7 +433,7 @@ def extract_facts(
     language = (
         _first(e.language for e in headline)
         or _first(e.language for e in events)
-        or _script_language(t.text)
+        or script_language(t.text)
         or "en"
     )
 
@@ -467,7 +447,7 @@ def extract_facts(
 
     listed = listed_releases(t, releases, tuple(codes)) if releases is not None else ()
     derived: tuple[DerivedFact, ...] = derive(
-        t, tuple(dlls[:named] if named else dlls), tuple(versions), bool(events) or code is not None
+        t, tuple(dlls[:named] if named else dlls), tuple(versions), bool(events)
     )
     if listed:
         derived = (*derived, "listed-broken-release")

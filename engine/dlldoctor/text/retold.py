@@ -62,7 +62,10 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("retold", fact_pattern(r"(?:^|[\s\"'`(])dlls? (?:failed|fails) to load\b"), {}),
     (
         "retold",
-        fact_pattern(r"(?:^|[\s\"'`(])dlls? (?:is |are )?(?:missing|not found)\b"),
+        fact_pattern(
+            r"(?:^|[\s\"'`(])dlls? (?:is |are )?(?:missing|not found)\b|"
+            r"\bdlls?(?: files?)? (?:can'?t|cannot|could not|couldn'?t) be found\b"
+        ),
         {},
     ),
     # the same in Chinese and Japanese titles: "DLL 加载失败", "无法加载 DLL", "找不到 dll", "DLLの読み込みに失敗"
@@ -136,8 +139,18 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 182},
     ),
-    # the Chinese pop-up's title for it, "无法找到入口" (Entry Point Not Found)
-    ("retold", fact_pattern(r"无法找到入口|無法找到進入點"), {"code": 127}),
+    # the Chinese pop-up's title for it, "无法找到入口" (Entry Point Not Found), with the program's name before it
+    # or the DLL after it (not a website's or a bundler's missing entry)
+    (
+        "retold",
+        fact_pattern(
+            r"\.exe\s*-\s*(?:无法找到入口|無法找到進入點)|"
+            r"(?:无法找到入口|無法找到進入點)[^\r\n]{0,80}?(?:动态链接库|動態連結程式庫|输入点|dynamic link library|\.dll\b)"
+        ),
+        {"code": 127},
+    ),
+    # the side-by-side pop-up retold: "side-by-side configuration is incorrect when importing win32api"
+    ("retold", fact_pattern(r"\bside-by-side configuration is (?:incorrect|invalid)\b"), {"code": 14001}),
     # the title bar of the loader's pop-up when only that was copied: "python.exe - System Error"
     ("retold", fact_pattern(r"\b[\w.-]+\.exe - (?:System Error|Entry Point Not Found)\b"), {}),
 )

@@ -53,20 +53,9 @@ RPATH = r"[^\"'`\r\n<>|?]+?"
 _ERROR_NAMED = (
     r"(?:\berror 0x[0-9a-f]{{1,8}} \(|\b(?:failed|fails) with (?:error )?|\breturned )ERROR_{name}\b"
 )
-_STATUS_NAMED = (
-    r"(?:\bexit(?:ed)?(?: with)?|\bexit code:?|\breturned|\bfailed with|\bterminated with)\s*(?:0x[0-9a-f]{{8}},?\s*)?"
-    r"\(?STATUS_{name}\b"
-)
 SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("winerror", fact_pattern(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
     ("code-mention", fact_pattern(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
-    ("code-mention", fact_pattern(r"\berror code:? ?\[(?P<code>\d{2,5})\]"), {}),
-    # Electron's and other loaders' "Library file not found: C:\\...\\libfoo_amd64.dll"
-    (
-        "load-library",
-        fact_pattern(r"\blibrary file not found:?\s*[\"'`]?(?P<path>" + RPATH + r"\.dll)\b"),
-        {"code": 126, "leaf": True},
-    ),
     ("code-mention", fact_pattern(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
     # Rust's io::Error prints the Windows code as "(os error 126)".
     ("code-mention", fact_pattern(r"\bos error (?P<code>\d{1,5})\b"), {}),
@@ -85,8 +74,15 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         "error-loading",
         fact_pattern(
             # "Erro loading" and "Error loading:" are how pastes and titles damage it
-            r"Err?or?:? loading:? [\"'`]?(?P<path>" + RPATH + r")[\"'`]?(?: or one of its dependencies|\s*\()"
+            r"Err?or? loading:? [\"'`]?(?P<path>" + RPATH + r")[\"'`]? or one of its dependencies"
         ),
+        {},
+    ),
+    # ... followed by a parenthesis ("Error loading "...\c10.dll" (or one of its dependencies)"), only for a DLL
+    # ("Error loading settings.yaml (line 3)" is not one).
+    (
+        "error-loading",
+        fact_pattern(r"Err?or? loading:? [\"'`]?(?P<path>" + RPATH + r"\.(?:dll|pyd))[\"'`]?\s*\("),
         {},
     ),
     # ... and cut after the name, which must then be a DLL's ("Error loading model from checkpoint" is not).
@@ -170,66 +166,6 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
             r"Could not load (?:file or assembly |library )?[\"'`]?(?P<path>(?:[A-Za-z]:)?[^\"'`\r\n<>|*?:]+?\.dll)\b"
         ),
         {"leaf": True},
-    ),
-    # Unreal Engine's plug-in loader, and Maya's: "Plugin 'X' failed to load because module 'X' could not be
-    # loaded. There may be an operating system error or the module may not be properly set up.", "Unable to
-    # dynamically load : C:/.../maya2glTF.mll"
-    (
-        "load-library",
-        fact_pattern(r"failed to load because module [\"'`][^\"'`\r\n]{1,100}[\"'`] could not be loaded"),
-        {},
-    ),
-    (
-        "load-library",
-        fact_pattern(r"Unable to dynamically load\s*:\s*(?P<path>" + PATH + r"\.(?:mll|dll|pyd))\b"),
-        {},
-    ),
-    # the loader's codes in hexadecimal, as plug-in hosts print them: "DLL Error 0x7e", "couldn't load plugin
-    # (0000007E)"
-    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}7e\b|\((?:0x)?0{4,6}7E\)"), {"code": 126}),
-    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}7f\b|\((?:0x)?0{4,6}7F\)"), {"code": 127}),
-    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}c1\b|\((?:0x)?0{4,6}C1\)"), {"code": 193}),
-    # .NET: a BadImageFormatException's "An attempt was made to load a program with an incorrect format"
-    # (HRESULT 0x8007000B) is a DLL of the other bitness, like 193; the exceptions' HRESULTs of the loader's codes.
-    (
-        "load-library",
-        fact_pattern(r"attempt was made to load a program with an incorrect format"),
-        {"code": 193},
-    ),
-    ("code-mention", fact_pattern(r"\bHRESULT:? 0x8007000B\b"), {"code": 193}),
-    ("code-mention", fact_pattern(r"\bHRESULT:? 0x8007007E\b"), {"code": 126}),
-    ("code-mention", fact_pattern(r"\bHRESULT:? 0x8007007F\b"), {"code": 127}),
-    ("code-mention", fact_pattern(r"\bHRESULT:? 0x800700C1\b"), {"code": 193}),
-    ("code-mention", fact_pattern(r"\bHRESULT:? 0x8007045A\b"), {"code": 1114}),
-    # .NET Core's DllNotFoundException: "Unable to load shared library 'libSkiaSharp' or one of its dependencies".
-    (
-        "load-library",
-        fact_pattern(
-            r"Unable to load shared library [\"'`](?P<dll>[^\"'`\r\n]{1,100})[\"'`] or one of its dependencies"
-        ),
-        {"code": 126},
-    ),
-    # Java's UnsatisfiedLinkError: the DLL was found but not one of its dependencies, or it is of the other
-    # bitness ("Can't load AMD 64-bit .dll on a IA 32-bit platform").
-    (
-        "load-library",
-        fact_pattern(r"UnsatisfiedLinkError: (?P<path>" + PATH + r"\.dll): Can't find dependent libraries"),
-        {"code": 126},
-    ),
-    # ... or not found by name at all: "java.lang.UnsatisfiedLinkError: no opencv_java455 in java.library.path".
-    (
-        "load-library",
-        fact_pattern(r"UnsatisfiedLinkError: no [\w.+-]{1,80} in java\.library\.path"),
-        {"code": 126},
-    ),
-    (
-        "load-library",
-        fact_pattern(
-            r"(?:UnsatisfiedLinkError: (?P<path>"
-            + PATH
-            + r"\.dll): )?Can't load (?:AMD|IA|ARM) ?(?:32|64)[- ]bit \.dll on an? (?:AMD|IA|ARM) ?(?:32|64)[- ]bit platform"
-        ),
-        {"code": 193},
     ),
     (
         "load-library",
@@ -319,21 +255,6 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("code-mention", fact_pattern(r"\bGetLastError\(\)\s*(?:=|returned|:)?\s*(?P<code>\d+)"), {}),
     # the loader's codes by their names, as a failure reports them (not a constant in code or docs): "error 0xc1
     # (ERROR_BAD_EXE_FORMAT)", "LoadLibrary failed with ERROR_MOD_NOT_FOUND", "returned ERROR_PROC_NOT_FOUND"
-    # The NTSTATUS names a process's exit is reported with ("exited with STATUS_DLL_NOT_FOUND", cargo's "(exit
-    # code: 0xc0000135, STATUS_DLL_NOT_FOUND)"), not the constants in code.
-    ("status", fact_pattern(_STATUS_NAMED.format(name="DLL_NOT_FOUND")), {"code": 0xC0000135}),
-    ("status", fact_pattern(_STATUS_NAMED.format(name="ENTRYPOINT_NOT_FOUND")), {"code": 0xC0000139}),
-    ("status", fact_pattern(_STATUS_NAMED.format(name="INVALID_IMAGE_FORMAT")), {"code": 0xC000007B}),
-    ("status", fact_pattern(_STATUS_NAMED.format(name="DLL_INIT_FAILED")), {"code": 0xC0000142}),
-    # Cygwin's and MSYS2's own loader: "error while loading shared libraries: msys-2.0.dll: cannot open shared
-    # object file".
-    (
-        "load-library",
-        fact_pattern(
-            r"error while loading shared libraries: (?P<dll>" + DLL_NAME + r"): cannot open shared object"
-        ),
-        {"code": 126, "leaf": True},
-    ),
     ("code-mention", fact_pattern(_ERROR_NAMED.format(name="MOD_NOT_FOUND")), {"code": 126}),
     ("code-mention", fact_pattern(_ERROR_NAMED.format(name="PROC_NOT_FOUND")), {"code": 127}),
     ("code-mention", fact_pattern(_ERROR_NAMED.format(name="BAD_EXE_FORMAT")), {"code": 193}),

@@ -1,6 +1,7 @@
 """A failed load spoken of in general words, when the text holds no statement of one: "Missing DLL in Windows
-build", "numpy.pyd not loading", "libgio-2.0-0.dll caught in antivirus", "缺少dll文件", or a traceback pasted only down to the frame that loads a native
-library (``_imp.create_dynamic``, ``self._handle = _dlopen(...)``, ``swig_import_helper``) with its error cut off.
+build", "numpy.pyd not loading", "libgio-2.0-0.dll caught in antivirus", "缺少dll文件"; a title or a line or two
+that says an import failed on Windows; a traceback pasted only down to the frame that loads a native library
+(``_imp.create_dynamic``, ``self._handle = _dlopen(...)``, ``swig_import_helper``), its error cut off.
 
 Each is an event of kind ``topic``, the weakest loader error there is: it is only read from a text in which no
 other shape was found, and it says no more than that some native library did not load. It lets the
@@ -9,6 +10,7 @@ differential name the causes that most often explain such a report instead of sa
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
@@ -50,7 +52,7 @@ _NOT_A_LOAD = (
     r"partially initiali[sz]ed module|building wheel|failed building|setup\.py|for writing|"
     r"\bno missing\b|without (?:any )?(?:errors?|problems?)|feature request|\b(?:fixed|solved|resolved)\b|"
     r"works now|now it works|false positive|dependency walker|dumpbin|dll-files|\bcheck(?:s|ing)? for\b|"
-    r"\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
+    r"\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|\b40[34]\b|download link|\bwebsite\b|"
     r"missing dlls? (?:version|info|detection|feature|check|report|list)"
 )
 
@@ -62,38 +64,42 @@ _NATIVE_FRAME = fact_pattern(
     r"\bin swig_import_helper\b|pywrap_tensorflow(?:_internal)?\.py\b|\bin _load_dll_libraries\b|"
     r"\bffi\.dlopen\(|\bkernel32\.LoadLibraryExW\("
 )
-# A traceback, and the line that ends one (an exception, or pytest's "E   ImportError: ...").
+# ... which must be the traceback's last frame: at most this many lines follow it.
+_AFTER_FRAME = 2
 _TRACEBACK = fact_pattern(r"(?m)Traceback \(most recent call last\)|^\s*File \"[^\"\r\n]+\", line \d+")
-_EXCEPTION_LINE = fact_pattern(
-    r"(?m)^[\s>E|]*(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)|Exception)\s*(?::|$)|"
-    r"During handling of the above exception"
+# What ends a traceback other than a failed load, or says it is not one: an exception or a warning whatever
+# precedes it (pytest's "E   ", a log's time stamp, an exception group's "| "), the dump of a hang, a timeout
+# or a crash, an interrupted run, a recursion, a build that works.
+_NOT_CUT_AT_A_LOAD = fact_pattern(
+    r"(?m)(?-i:\b[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration|Group|timeout))(?::|[ \t]*$)|"
+    r"During handling of the above exception|Fatal Python error|Windows fatal exception|most recent call first|"
+    r"\btime ?out\b|\btimed out\b|\bhangs?\b|\bhanging\b|\bfreez|\bstuck\b|\^C|Previous line repeated|"
+    r"\bworking[*_\s]{1,4}(?:build|version|one)\b"
 )
 
-# A short text (a title, a line or two) that says an import or a load failed, with a word of Python, a DLL
-# or a program around it: "pyzmq 22 on Windows conda Python 3.8 fails to load", "Python/WinRT import error",
-# "Phyton DLL Error". Never when what failed to load is data, a linter's or an IDE's complaint.
-_SHORT = 320
+# A short text (a title, a line or two) that says an import or a load failed, with a word of Windows or of a
+# DLL around it: "pyzmq 22 on Windows conda Python 3.8 fails to load", "Python/WinRT import error", "Phyton DLL
+# Error". Never when what failed to load is data, a linter's or an IDE's complaint.
+_SHORT = 320  # characters
 _SHORT_FAILURE = fact_pattern(
     r"\b(?:fail(?:s|ed|ing)?|unable|can'?t|cannot|could(?:n'?t| not)|won'?t|does(?:n'?t| not)|regression)\b"
-    r"[^\r\n]{0,30}?\b(?:import(?:ing)?|load(?:ing)?|launch)\b|"
+    r"[^\r\n]{0,30}?\b(?:import(?:ing)?|load(?:ing)?)\b|"
     r"\b(?:import(?:ing)?|loading)\b[^\r\n]{0,40}?\b(?:fail(?:s|ed|ing|ure)?|errors?|issues?|problems?)\b|"
     r"(?:^|[^\w.])dlls?\s+(?:errors?|issues?|problems?)\b"
 )
-_SHORT_CONTEXT = (
-    r"python|phyton|\bpip\b|conda|\.pyd\b|\bdlls?\b|\bmodule|pyinstaller|\.exe\b|\bwheel|\bcuda\b|torch|"
-    r"tensorflow|numpy|\bpy3|jupyter|spyder|\w{3,}py\b|\bimport \w"
-)
+_SHORT_CONTEXT = r"\bwin(?:dows|32|64|rt|\d+)?\b|\bdlls?\b|\.pyd\b|\.dll\b"
 _SHORT_NOT_A_LOAD = (
     r"pylint|pylance|linter|intellisense|flake8|mypy|\bmodel|weights|checkpoint|dataset|state_dict|config|"
     r"settings|bookmark|photo|image|picture|video|\bfiles?\b|\bpage|\bfont|\bsaves?\b|json|csv|\burl|plugin|"
     r"\bfix(?:es|ed|ing)?\b|lazy|\buntil\b|on demand|extension for|theme|\bdata\b|excel|sheet|table|\bpdf|"
-    r"document|project|workspace|notebook file"
+    r"document|project|workspace|notebook file|\bdocs?\b|readme|\badd (?:a )?section"
 )
 
 
 def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
-    """(line, match) for each line that tells of a failed load in general words; a match of a named DLL has
-    the group ``dll`` or ``dll2``."""
+    """(line, match) for each line that tells of a failed load in general words, then for a short text that
+    says an import failed, then for a traceback cut at a native load, each only when nothing before was found;
+    a match of a named DLL has the group ``dll`` or ``dll2``."""
     if compile_pattern(_NOT_A_LOAD).search(t.data):
         return
     seen: set[int] = set()
@@ -105,17 +111,19 @@ def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
                 continue
             seen.add(line)
             yield line, m
+    if seen:
+        return
     if (
-        not seen
-        and len(t.data) <= _SHORT
+        not prose
+        and len(t.text) <= _SHORT
         and compile_pattern(_SHORT_CONTEXT).search(t.data)
         and not compile_pattern(_SHORT_NOT_A_LOAD).search(t.data)
     ):
         m = t.search(_SHORT_FAILURE)
         if m:
-            seen.add(t.line_of(m.start()))
             yield t.line_of(m.start()), m
-    if not seen and t.search(_TRACEBACK) and not t.search(_EXCEPTION_LINE):
-        m = t.search(_NATIVE_FRAME)
-        if m:
-            yield t.line_of(m.start()), m
+            return
+    if t.search(_TRACEBACK) and not t.search(_NOT_CUT_AT_A_LOAD):
+        last = deque(t.finditer(_NATIVE_FRAME), maxlen=1)[0] if t.search(_NATIVE_FRAME) else None
+        if last and sum(1 for line in t.data[last.end() :].splitlines() if line.strip()) <= _AFTER_FRAME:
+            yield t.line_of(last.start()), last

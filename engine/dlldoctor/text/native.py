@@ -1,0 +1,110 @@
+"""Loader errors as native programs, runtimes and plug-in hosts print them: .NET's exceptions and HRESULTs,
+Java's UnsatisfiedLinkError, Unreal Engine's and Maya's plug-in loaders, codes in hexadecimal, a process's exit
+by its NTSTATUS name, Cygwin's and MSYS2's loader, Electron's "Library file not found".
+
+Each is read like a shape of :mod:`dlldoctor.text.shapes` (same kinds, same groups).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dlldoctor.text.shapes import DLL_NAME, PATH, RPATH, FactPattern, fact_pattern
+
+# A process's exit by its NTSTATUS name, as a runner reports it (not a function's return value in docs or tests).
+_STATUS_NAMED = (
+    r"(?:\bexited with|\bexit code:?\s*(?:0x[0-9a-f]{{8}},?\s*)?|\bterminated with)\s*\(?STATUS_{name}\b"
+)
+NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
+    # Electron's and other loaders' "Library file not found: C:\\...\\libfoo_amd64.dll"
+    (
+        "load-library",
+        fact_pattern(
+            r"(?:initiali[sz]ation failed|\berror\b)[^\r\n]{0,40}?\blibrary file not found:?\s*[\"'`]?(?P<path>"
+            + RPATH
+            + r"\.dll)\b"
+        ),
+        {"code": 126, "leaf": True},
+    ),
+    # Unreal Engine's plug-in loader, and Maya's: "Plugin 'X' failed to load because module 'X' could not be
+    # loaded. There may be an operating system error or the module may not be properly set up.", "Unable to
+    # dynamically load : C:/.../maya2glTF.mll"
+    (
+        "load-library",
+        fact_pattern(r"failed to load because module [\"'`][^\"'`\r\n]{1,100}[\"'`] could not be loaded"),
+        {},
+    ),
+    (
+        "load-library",
+        fact_pattern(r"Unable to dynamically load\s*:\s*(?P<path>" + PATH + r"\.(?:mll|dll|pyd))\b"),
+        {},
+    ),
+    # the loader's codes in hexadecimal, as plug-in hosts print them: "DLL Error 0x7e", "couldn't load plugin
+    # (0000007E)"
+    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}7e\b|\((?:0x)?0{4,6}7E\)"), {"code": 126}),
+    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}7f\b|\((?:0x)?0{4,6}7F\)"), {"code": 127}),
+    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}c1\b|\((?:0x)?0{4,6}C1\)"), {"code": 193}),
+    # .NET: a BadImageFormatException's "An attempt was made to load a program with an incorrect format"
+    # (ERROR_BAD_FORMAT, 11) is most often a DLL of the other bitness, like 193; the HRESULTs of the loader's codes
+    # as .NET's exceptions print them.
+    (
+        "load-library",
+        fact_pattern(
+            r"(?:BadImageFormatException:?|or one of its dependencies\.?)\s*An attempt was made to load a program "
+            r"with an incorrect format"
+        ),
+        {"code": 193},
+    ),
+    ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007007E\b"), {"code": 126}),
+    ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007007F\b"), {"code": 127}),
+    ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x800700C1\b"), {"code": 193}),
+    ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007045A\b"), {"code": 1114}),
+    # .NET Core's DllNotFoundException: "Unable to load shared library 'libSkiaSharp' or one of its dependencies".
+    (
+        "load-library",
+        fact_pattern(
+            r"(?m)Unable to load shared library [\"'`](?P<dll>[^\"'`\r\n]{1,100})[\"'`] or one of its dependencies"
+            r"(?:[ \t.]*$|[^\r\n]*?(?:PATH environment variable|specified module|0x8007007E))"
+        ),
+        {"code": 126},
+    ),
+    # Java's UnsatisfiedLinkError: the DLL was found but not one of its dependencies, or it is of the other
+    # bitness ("Can't load AMD 64-bit .dll on a IA 32-bit platform").
+    (
+        "load-library",
+        fact_pattern(r"UnsatisfiedLinkError: (?P<path>" + PATH + r"\.dll): Can't find dependent libraries"),
+        {"code": 126},
+    ),
+    # ... or not found by name at all: "java.lang.UnsatisfiedLinkError: no opencv_java455 in java.library.path".
+    (
+        "load-library",
+        fact_pattern(
+            r"(?m)UnsatisfiedLinkError: no [\w.+-]{1,80} in java\.library\.path(?:[ \t]*$|[^:\r\n]|: ?\[?[A-Za-z]:)"
+        ),
+        {"code": 126},
+    ),
+    (
+        "load-library",
+        fact_pattern(
+            r"(?:UnsatisfiedLinkError: (?P<path>"
+            + PATH
+            + r"\.dll): )?Can't load (?:AMD|IA|ARM) ?(?:32|64)[- ]bit \.dll on an? (?:AMD|IA|ARM) ?(?:32|64)[- ]bit platform"
+        ),
+        {"code": 193},
+    ),
+    # the NTSTATUS names a process's exit is reported with ("exited with STATUS_DLL_NOT_FOUND", cargo's "(exit
+    # code: 0xc0000135, STATUS_DLL_NOT_FOUND)"), not a function's return value in docs or tests
+    ("status", fact_pattern(_STATUS_NAMED.format(name="DLL_NOT_FOUND")), {"code": 0xC0000135}),
+    ("status", fact_pattern(_STATUS_NAMED.format(name="ENTRYPOINT_NOT_FOUND")), {"code": 0xC0000139}),
+    ("status", fact_pattern(_STATUS_NAMED.format(name="INVALID_IMAGE_FORMAT")), {"code": 0xC000007B}),
+    ("status", fact_pattern(_STATUS_NAMED.format(name="DLL_INIT_FAILED")), {"code": 0xC0000142}),
+    # Cygwin's and MSYS2's own loader: "error while loading shared libraries: msys-2.0.dll: cannot open shared
+    # object file".
+    (
+        "load-library",
+        fact_pattern(
+            r"error while loading shared libraries: (?P<dll>" + DLL_NAME + r"): cannot open shared object"
+        ),
+        {"code": 126, "leaf": True},
+    ),
+)
