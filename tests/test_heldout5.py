@@ -1,5 +1,7 @@
-"""The fifth blind batch (corpus/heldout5/): resolved public reports collected blind after issue 11's rule
-work, for one more out-of-sample figure. It prints the figures; nobody changes rules because of it."""
+"""The fifth batch (corpus/heldout5/): resolved public reports collected blind after issue 11's rule work, for
+one more out-of-sample figure; the sixth round's development set, and counted in the priors since the seventh
+(diagnose/priors_build.py), so the figures it prints are in-sample (scripts/measure.py --loo gives the
+leave-one-out ones)."""
 
 from __future__ import annotations
 

@@ -1249,3 +1249,76 @@ def test_a_report_from_linux_or_macos_is_told_apart(text: str, other: bool, rule
     assert ("other-os" in f.derived) is other
     if other:
         assert differential_for(f, rule_set) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "在 Linux 上正常，但这里报错：ImportError: DLL load failed while importing cv2: 找不到指定的模块。",
+        "It works on Linux; here it fails with: ImportError: DLL load failed while importing _C: Das angegebene "
+        "Modul wurde nicht gefunden.",
+        "I tried everything...so now ImportError: DLL load failed while importing _ssl: Не найден указанный модуль.",
+        "works on ubuntu, on this PC: A dynamic link library (DLL) initialization routine failed.",
+    ],
+)
+def test_a_windows_error_that_mentions_another_system_is_still_windows(text: str, rule_set: RuleSet) -> None:
+    assert "other-os" not in facts(text, rule_set).derived
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "when I import pyodbc I get 'The specified module could not be found'",
+        ">>> import mylib\nThe specified module could not be found.",
+        "WindowsError: [Error 126] The specified module could not be found. mylib.dll is in the same folder",
+        "ctypes.cdll.LoadLibrary(r'C:\\libs\\foo.dll') -> The specified module could not be found.",
+    ],
+)
+def test_a_python_text_without_the_word_python_is_not_a_native_programs(text: str, rule_set: RuleSet) -> None:
+    assert "native-program" not in facts(text, rule_set).derived
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a cut traceback after prose that does not end it, and after a warning printed before it
+        'I\'m stuck on this for two days.\nTraceback (most recent call last):\n  File "app.py", line 3, in '
+        '<module>\n    lib = ctypes.CDLL("zbar.dll")\n  File "C:\\\\Python311\\\\Lib\\\\ctypes\\\\__init__.py", '
+        "line 376, in __init__\n    self._handle = _dlopen(self._name, mode)\n",
+        'UserWarning: loaded more than 1 DLL from .libs:\nTraceback (most recent call last):\n  File "C:\\\\p\\\\a.py", '
+        'line 404, in <module>\n    import numpy\n  File "<frozen importlib._bootstrap_external>", line 1233, in '
+        "create_module\n",
+        # short texts
+        "Can't import torch on Windows 11",
+        "win32api import error after upgrading to 3.8",
+    ],
+)
+def test_more_cut_tracebacks_and_titles_are_topics(text: str, rule_set: RuleSet) -> None:
+    assert [e.kind for e in facts(text, rule_set).events] == ["topic"]
+
+
+def test_a_dll_said_to_lie_somewhere_and_still_not_found_is_a_failure(rule_set: RuleSet) -> None:
+    from dlldoctor.diagnose.explain import diagnose
+
+    f = facts("msvcp140.dll is in C:\\Windows\\System32 but the game still says it is not found", rule_set)
+    assert f.states_failure
+    assert diagnose(f, rule_set)[0].rule.id == "vcruntime-dll-not-found"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Unable to load DLL 'SQLite.Interop.dll': An attempt was made to load a program with an incorrect format. "
+        "(Exception from HRESULT: 0x8007000B)",
+        "System.BadImageFormatException: Could not load file or assembly 'MyLib'. An attempt was made to load a "
+        "program with an incorrect format.",
+        "System.BadImageFormatException: 'An attempt was made to load a program with an incorrect format.'",
+    ],
+)
+def test_dotnets_bad_image_format_is_193_however_it_is_introduced(text: str, rule_set: RuleSet) -> None:
+    assert facts(text, rule_set).error_code == 193
+
+
+def test_a_shells_error_code_in_brackets_is_not_read(rule_set: RuleSet) -> None:
+    # shells print 126 and 127 for their own failures: "Error code [127]" after "command not found"
+    assert facts('Im getting "Error code [126]:" when running my jar', rule_set).error_code is None

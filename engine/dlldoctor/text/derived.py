@@ -1,6 +1,7 @@
 """Facts reasoned from two others in one text: which Python the extension modules were built for against the
 one that runs, which CUDA the missing DLL belongs to against the CUDA the reporter says is installed; and
-from what a text lacks: a report without a word of Python comes from a native program."""
+from what a text lacks: a report without a word of Python comes from a native program, one that names Linux or
+macOS and nothing of Windows from another system."""
 
 from __future__ import annotations
 
@@ -28,11 +29,15 @@ _CUDA_STATED = (
 )
 
 # Any word of Python: its name, its own error words (DLL load failed, [WinError n], FileNotFoundError's
-# "constructor syntax"), a traceback, an import, pip, conda, site-packages, a .py, .pyd or wheel, a freezer of
-# Python programs, the packages most reported (torch's "Error loading", TensorFlow's dso_loader, numpy, cv2).
+# "constructor syntax", WindowsError), a traceback, an import statement (a line of its own, at a prompt or
+# not) or a user importing something, ctypes and cffi, importlib's frames, pip, conda, site-packages, a .py,
+# .pyd or wheel, a freezer of Python programs and its folders, the packages most reported.
 _PYTHON_WORDS = fact_pattern(
-    r"(?m)python|\.pyd?\b|\bpip\b|site-packages|traceback|^\s*(?:from [\w.]+ )?import [\w.]+(?: as \w+)?\s*$|"
-    r"\bimporting \w|importerror|modulenotfounderror"
+    r"(?m)python|\.pyd?\b|\bpip\b|site-packages|traceback|"
+    r"^\s*(?:>>>|In \[\d+\]:)?\s*(?:from [\w.]+ )?import [\w.]+(?: as \w+)?\s*$|"
+    r"\b(?:i|we|when|after|if|to|can'?t|cannot|couldn'?t|fails? to) import [\w.]+|\bimport of \w|"
+    r"\bimporting \w|importerror|modulenotfounderror|windowserror|\bctypes\b|\bcffi\b|importlib|_MEI\d|dynlib/dll"
+    r"|win32api|\bxgboost"
     r"|dll load fail|winerror|filenotfounderror|oserror|constructor syntax|conda\b|jupyter|ipython|pyinstaller"
     r"|nuitka|cx_freeze|\bpy -3|\.whl\b|\bwheel|\bvenv\b|virtualenv|pycharm|spyder|\btorch|tensorflow|dso_loader|could not load dynamic library"
     r"|\bnumpy|\bcv2\b|\bscipy|caffe2|pywin32|pywintypes|win32ctypes|typelib|gobject|\bpyqt|pyside|\bkeras|\bpandas|error loading:? [\"'`]"
@@ -42,12 +47,13 @@ _PYTHON_WORDS = fact_pattern(
 # Another system named and nothing of Windows: a report from Linux or macOS, which the loader's causes on
 # Windows do not explain.
 _OTHER_OS = fact_pattern(
-    r"\bmac ?os\b|\bos ?x\b|\bubuntu\b|\bdebian\b|\bfedora\b|\blinux\b|\.so(?:\.\d+)*\b|\.dylib\b|ld_library_path"
+    r"\bmac ?os\b|\bos ?x\b|\bubuntu\b|\bdebian\b|\bfedora\b|\blinux\b|\w\.so(?:\.\d+)*\b|\.dylib\b|ld_library_path"
     r"|ld_debug|/usr/(?:lib|local)/"
 )
 _WINDOWS_WORDS = fact_pattern(
-    r"windows|\bwin ?(?:7|8|10|11|xp)\b|win32|win64|winerror|\b[a-z]:[\\/]|\.dll\b|\.exe\b|\.pyd\b|system32|appdata"
-    r"|specified (?:module|procedure)|not a valid win32"
+    r"windows|\bwin ?(?:7|8|10|11|xp)\b|win32|win64|win_amd64|win-?64|win_arm64|winerror|\b[a-z]:[\\/]|\.dll\b"
+    r"|\.exe\b|\.pyd\b|system32|appdata|specified (?:module|procedure)|not a valid win32|dll load fail"
+    r"|dynamic link library|\(dll\)|%1"
 )
 
 
@@ -82,9 +88,11 @@ def derive(
     error_dlls: tuple[str, ...],
     versions: tuple[tuple[str, str, str], ...],
     failed: bool = True,
+    windows_stated: bool = False,
 ) -> tuple[DerivedFact, ...]:
     """The derived facts of a text; ``failed``: whether it states a failure at all (a text that does not is
-    nobody's report, native or not)."""
+    nobody's report, native or not); ``windows_stated``: whether a statement only Windows makes was read (its
+    loader's messages, a WinError, an NTSTATUS), which no word of another system outweighs."""
     found: list[DerivedFact] = []
     running = _interpreter_minor(t)
     if running is not None and any(tag != running for tag in _ints(t, _TAGS, "min")):
@@ -96,6 +104,6 @@ def derive(
             found.append("cuda-version-differs")
     if failed and not t.search(_PYTHON_WORDS):
         found.append("native-program")
-    if failed and t.search(_OTHER_OS) and not t.search(_WINDOWS_WORDS):
+    if failed and not windows_stated and t.search(_OTHER_OS) and not t.search(_WINDOWS_WORDS):
         found.append("other-os")
     return tuple(found)

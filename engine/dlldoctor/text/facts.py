@@ -45,6 +45,8 @@ from dlldoctor.vocabulary import DerivedFact
 # Shapes that say little on their own ("error 7" in a log line, a missing Python module, a user's "X.dll is
 # missing"): they never make a group the headline over a real loader error.
 WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing", "retold", "located", "topic"})
+# Kinds of event any system's programs produce; every other kind is a statement only Windows makes.
+ANY_SYSTEM_KINDS = WEAK_KINDS | {"load-library"}
 MAX_DLLS = 200
 # Characters of a paste that are read. An error is near the start or the end of a log; past this,
 # the rest is left out and the facts say so (``cut``), so the time spent stays bounded.
@@ -259,8 +261,9 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
                 code = extra.get("code")
             if extra.get("folder") and path and dll:  # the path is the folder the DLL lies in
                 path = path.rstrip("\\/") + "\\" + dll
+            line = t.line_of(m.start())
             yield ErrorEvent(
-                line=t.line_of(m.start()),
+                line=line,
                 kind=kind,
                 code=code,
                 dll=dll,
@@ -269,6 +272,15 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
                 module=_module_name(_group(m, "module")),
                 leaf=bool(extra.get("leaf")) and dll is not None,
             )
+            if kind == "located" and compile_pattern(_STILL_FAILS).search(
+                t.line_data(line) + t.line_data(line + 1)
+            ):
+                # "msvcp140.dll is in C:\\Windows\\System32 but the game still says it is not found"
+                yield ErrorEvent(line=line, kind="retold", dll=dll)
+
+
+# Words on the line of a DLL said to lie somewhere that say it fails all the same.
+_STILL_FAILS = r"not found|can'?t (?:find|load)|cannot (?:find|load)|is missing|won'?t load|fails? to load"
 
 
 def _module_name(name: str | None) -> str | None:
@@ -446,8 +458,9 @@ def extract_facts(
                 versions.append((name, hit.component, hit.version))
 
     listed = listed_releases(t, releases, tuple(codes)) if releases is not None else ()
+    windows_stated = any(e.kind not in ANY_SYSTEM_KINDS for e in events)
     derived: tuple[DerivedFact, ...] = derive(
-        t, tuple(dlls[:named] if named else dlls), tuple(versions), bool(events)
+        t, tuple(dlls[:named] if named else dlls), tuple(versions), bool(events), windows_stated
     )
     if listed:
         derived = (*derived, "listed-broken-release")

@@ -50,11 +50,13 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"(?:BadImageFormatException:?|or one of its dependencies\.?)\s*An attempt was made to load a program "
+            r"(?:BadImageFormatException:?\s*[\"'`]?|or one of its dependencies\.?|Unable to load DLL [\"'`]"
+            r"[^\"'`\r\n]{1,100}[\"'`]:|[\"'`]\.)\s*An attempt was made to load a program "
             r"with an incorrect format"
         ),
         {"code": 193},
     ),
+    ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007000B\b"), {"code": 193}),
     ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007007E\b"), {"code": 126}),
     ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007007F\b"), {"code": 127}),
     ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x800700C1\b"), {"code": 193}),

@@ -52,7 +52,7 @@ _NOT_A_LOAD = (
     r"partially initiali[sz]ed module|building wheel|failed building|setup\.py|for writing|"
     r"\bno missing\b|without (?:any )?(?:errors?|problems?)|feature request|\b(?:fixed|solved|resolved)\b|"
     r"works now|now it works|false positive|dependency walker|dumpbin|dll-files|\bcheck(?:s|ing)? for\b|"
-    r"\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|\b40[34]\b|download link|\bwebsite\b|"
+    r"\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|http 40[34]|40[34] (?:not found|forbidden)|error 40[34]|download link|\bwebsite\b|"
     r"missing dlls? (?:version|info|detection|feature|check|report|list)"
 )
 
@@ -67,14 +67,19 @@ _NATIVE_FRAME = fact_pattern(
 # ... which must be the traceback's last frame: at most this many lines follow it.
 _AFTER_FRAME = 2
 _TRACEBACK = fact_pattern(r"(?m)Traceback \(most recent call last\)|^\s*File \"[^\"\r\n]+\", line \d+")
-# What ends a traceback other than a failed load, or says it is not one: an exception or a warning whatever
-# precedes it (pytest's "E   ", a log's time stamp, an exception group's "| "), the dump of a hang, a timeout
-# or a crash, an interrupted run, a recursion, a build that works.
+# What ends a traceback other than a failed load, or says it is not one, from the traceback on: an exception
+# or a warning whatever precedes it (pytest's "E   ", a log's time stamp, an exception group's "| "), the dump
+# of a hang, a timeout, a segmentation fault or an access violation, an interrupted run, a recursion, a slow
+# import that ends, a build that works.
 _NOT_CUT_AT_A_LOAD = fact_pattern(
     r"(?m)(?-i:\b[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration|Group|timeout))(?::|[ \t]*$)|"
-    r"During handling of the above exception|Fatal Python error|Windows fatal exception|most recent call first|"
-    r"\btime ?out\b|\btimed out\b|\bhangs?\b|\bhanging\b|\bfreez|\bstuck\b|\^C|Previous line repeated|"
-    r"\bworking[*_\s]{1,4}(?:build|version|one)\b"
+    r"During handling of the above exception|Segmentation fault|exit code -?\d{2,}|Exception ignored|"
+    r"\bslow\b|takes \d+ ?s(?:ec|econds)?\b"
+)
+# ... and anywhere in the text: a crash's or a hang's dump, a run interrupted, a build that works.
+_NOT_A_CUT_LOAD = fact_pattern(
+    r"Fatal Python error|Windows fatal exception|most recent call first|\btime ?out\b|\btimed out\b|\bhangs?\b|"
+    r"\bhanging\b|\bfreez|\^C|KeyboardInterrupt|Previous line repeated|\bworking[*_\s]{1,4}(?:build|version|one)\b"
 )
 
 # A short text (a title, a line or two) that says an import or a load failed, with a word of Windows or of a
@@ -87,7 +92,10 @@ _SHORT_FAILURE = fact_pattern(
     r"\b(?:import(?:ing)?|loading)\b[^\r\n]{0,40}?\b(?:fail(?:s|ed|ing|ure)?|errors?|issues?|problems?)\b|"
     r"(?:^|[^\w.])dlls?\s+(?:errors?|issues?|problems?)\b"
 )
-_SHORT_CONTEXT = r"\bwin(?:dows|32|64|rt|\d+)?\b|\bdlls?\b|\.pyd\b|\.dll\b"
+# A DLL named, or Windows together with a word of Python.
+_SHORT_DLL = r"\bdlls?\b|\.pyd\b|\.dll\b"
+_SHORT_WINDOWS = r"\bwin(?:dows|32\w*|64|rt|\d+)?\b"
+_SHORT_PYTHON = r"python|\bpip\b|conda|\w{3,}py\b|\bpy\d|numpy|torch|tensorflow|\bcv2\b|jupyter|win32api"
 _SHORT_NOT_A_LOAD = (
     r"pylint|pylance|linter|intellisense|flake8|mypy|\bmodel|weights|checkpoint|dataset|state_dict|config|"
     r"settings|bookmark|photo|image|picture|video|\bfiles?\b|\bpage|\bfont|\bsaves?\b|json|csv|\burl|plugin|"
@@ -116,14 +124,26 @@ def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
     if (
         not prose
         and len(t.text) <= _SHORT
-        and compile_pattern(_SHORT_CONTEXT).search(t.data)
+        and (
+            compile_pattern(_SHORT_DLL).search(t.data)
+            or (
+                compile_pattern(_SHORT_WINDOWS).search(t.data)
+                and compile_pattern(_SHORT_PYTHON).search(t.data)
+            )
+        )
         and not compile_pattern(_SHORT_NOT_A_LOAD).search(t.data)
     ):
         m = t.search(_SHORT_FAILURE)
         if m:
             yield t.line_of(m.start()), m
             return
-    if t.search(_TRACEBACK) and not t.search(_NOT_CUT_AT_A_LOAD):
-        last = deque(t.finditer(_NATIVE_FRAME), maxlen=1)[0] if t.search(_NATIVE_FRAME) else None
+    start = t.search(_TRACEBACK)
+    if (
+        start
+        and not t.search(_NOT_A_CUT_LOAD)
+        and not _NOT_CUT_AT_A_LOAD.compiled.search(t.data[start.start() :])
+    ):
+        # the last native frame (of the first few, as every shape reads at most that many)
+        last = next(iter(deque(t.finditer(_NATIVE_FRAME), maxlen=1)), None)
         if last and sum(1 for line in t.data[last.end() :].splitlines() if line.strip()) <= _AFTER_FRAME:
             yield t.line_of(last.start()), last
