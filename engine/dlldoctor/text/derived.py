@@ -36,24 +36,25 @@ _PYTHON_WORDS = fact_pattern(
     r"(?m)python|\.pyd?\b|\bpip\b|site-packages|traceback|"
     r"^\s*(?:>>>|In \[\d+\]:)?\s*(?:from [\w.]+ )?import [\w.]+(?: as \w+)?\s*$|"
     r"\b(?:i|we|when|after|if|to|can'?t|cannot|couldn'?t|fails? to) import [\w.]+|\bimport of \w|"
-    r"\bimporting \w|importerror|modulenotfounderror|windowserror|\bctypes\b|\bcffi\b|importlib|_MEI\d|dynlib/dll"
-    r"|win32api|\bxgboost"
-    r"|dll load fail|winerror|filenotfounderror|oserror|constructor syntax|conda\b|jupyter|ipython|pyinstaller"
-    r"|nuitka|cx_freeze|\bpy -3|\.whl\b|\bwheel|\bvenv\b|virtualenv|pycharm|spyder|\btorch|tensorflow|dso_loader|could not load dynamic library"
-    r"|\bnumpy|\bcv2\b|\bscipy|caffe2|pywin32|pywintypes|win32ctypes|typelib|gobject|\bpyqt|pyside|\bkeras|\bpandas|error loading:? [\"'`]"
+    r"\bimporting \w|importerror|modulenotfounderror|windowserror|\bctypes\b|\bcffi\b|importlib|_MEI\d"
+    r"|dynlib/dll|win32api|\bxgboost|dll load fail|winerror|filenotfounderror|oserror|constructor syntax"
+    r"|conda\b|jupyter|ipython|pyinstaller|nuitka|cx_freeze|\bpy -3|\.whl\b|\bwheel|\bvenv\b|virtualenv"
+    r"|pycharm|spyder|\btorch|tensorflow|dso_loader|could not load dynamic library|\bnumpy|\bcv2\b|\bscipy"
+    r"|caffe2|pywin32|pywintypes|win32ctypes|typelib|gobject|\bpyqt|pyside|\bkeras|\bpandas"
+    r"|error loading:? [\"'`]"
 )
 
 
 # Another system named and nothing of Windows: a report from Linux or macOS, which the loader's causes on
 # Windows do not explain.
 _OTHER_OS = fact_pattern(
-    r"\bmac ?os\b|\bos ?x\b|\bubuntu\b|\bdebian\b|\bfedora\b|\blinux\b|\w\.so(?:\.\d+)*\b|\.dylib\b|ld_library_path"
-    r"|ld_debug|/usr/(?:lib|local)/"
+    r"\bmac ?os\b|\bos ?x\b|\bubuntu\b|\bdebian\b|\bfedora\b|\blinux\b|\w\.so(?:\.\d+)*\b|\.dylib\b"
+    r"|ld_library_path|ld_debug|/usr/(?:lib|local)/"
 )
 _WINDOWS_WORDS = fact_pattern(
-    r"windows|\bwin ?(?:7|8|10|11|xp)\b|win32|win64|win_amd64|win-?64|win_arm64|winerror|\b[a-z]:[\\/]|\.dll\b"
-    r"|\.exe\b|\.pyd\b|system32|appdata|specified (?:module|procedure)|not a valid win32|dll load fail"
-    r"|dynamic link library|\(dll\)|%1"
+    r"windows|\bwin ?(?:7|8|10|11|xp)\b|win32|win64|win_amd64|win-?64|win_arm64|winerror|\b[a-z]:[\\/]"
+    r"|\.dll\b|\.exe\b|\.pyd\b|system32|appdata|specified (?:module|procedure)|not a valid win32"
+    r"|dll load fail|dynamic link library|\(dll\)|%1"
 )
 
 

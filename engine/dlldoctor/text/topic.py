@@ -52,7 +52,8 @@ _NOT_A_LOAD = (
     r"partially initiali[sz]ed module|building wheel|failed building|setup\.py|for writing|"
     r"\bno missing\b|without (?:any )?(?:errors?|problems?)|feature request|\b(?:fixed|solved|resolved)\b|"
     r"works now|now it works|false positive|dependency walker|dumpbin|dll-files|\bcheck(?:s|ing)? for\b|"
-    r"\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|http 40[34]|40[34] (?:not found|forbidden)|error 40[34]|download link|\bwebsite\b|"
+    r"\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
+    r"http 40[34]|40[34] (?:not found|forbidden)|error 40[34]|download link|\bwebsite\b|"
     r"missing dlls? (?:version|info|detection|feature|check|report|list)"
 )
 
@@ -82,9 +83,9 @@ _NOT_A_CUT_LOAD = fact_pattern(
     r"\bhanging\b|\bfreez|\^C|KeyboardInterrupt|Previous line repeated|\bworking[*_\s]{1,4}(?:build|version|one)\b"
 )
 
-# A short text (a title, a line or two) that says an import or a load failed, with a word of Windows or of a
-# DLL around it: "pyzmq 22 on Windows conda Python 3.8 fails to load", "Python/WinRT import error", "Phyton DLL
-# Error". Never when what failed to load is data, a linter's or an IDE's complaint.
+# A short text (a title, a line or two) that says an import or a load failed, with a DLL named or Windows and
+# a word of Python around it: "pyzmq 22 on Windows conda Python 3.8 fails to load", "Python/WinRT import
+# error", "Phyton DLL Error". Never when what failed to load is data, a linter's or an IDE's complaint.
 _SHORT = 320  # characters
 _SHORT_FAILURE = fact_pattern(
     r"\b(?:fail(?:s|ed|ing)?|unable|can'?t|cannot|could(?:n'?t| not)|won'?t|does(?:n'?t| not)|regression)\b"
