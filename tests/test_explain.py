@@ -405,6 +405,11 @@ def test_what_each_probe_checks_reads_as_english_for_every_rule_and_family() -> 
             "The program can't start because OpenAL32.dll is missing from your computer.",
             "third-party-runtime-dll-not-found",
         ),
+        (
+            "BUG: Flow Launcher 2.1.0 blocked by Smart App Control (Program plugin DLL) on Windows 11",
+            "winerror-4551-application-control-policy",
+        ),
+        ("PyQT 5.7 DLLs are not bundled\n**PyInstaller:** 3.3.dev0", "dll-said-not-bundled"),
     ],
 )
 def test_a_missing_dll_of_a_known_kind_names_its_cause(text: str, rule: str) -> None:

@@ -815,6 +815,11 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
         ("PluginManager.cpp:219: Failed to load plugin DLL: DLL Error 0x7e", 126, None),
         ("Enginefixes.dll couldn't load plugin (0000007E)", 126, None),
         ("side-by-side configuration is incorrect when importing win32api on Python 2.7", 14001, None),
+        (
+            'errors popped up stating "The ordinal XXXX could not be located in the dynamic link library LIBEAY32.dll."',
+            182,
+            "libeay32.dll",
+        ),
         # a process's exit status by name, Cygwin's and MSYS2's loader
         ("process exited with STATUS_DLL_NOT_FOUND", 0xC0000135, None),
         (

@@ -133,7 +133,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\bordinal \d+ could not be located in the dynamic link library [\"'`]?(?P<path>[^\r\n\"'`]*?"
+            r"\bordinal (?:\d+|x+) could not be located in the dynamic link library [\"'`]?(?P<path>[^\r\n\"'`]*?"
             + DLL_NAME
             + r")\b"
         ),
