@@ -834,6 +834,7 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
             "msys-2.0.dll",
         ),
         # Java
+        ("UnsatisfiedLinkError for JNA on startup\nOS Windows 7, 32-bit", None, None),
         (
             'Exception in thread "main" java.lang.UnsatisfiedLinkError: no opencv_java455 in java.library.path',
             126,
@@ -1296,6 +1297,8 @@ def test_a_python_text_without_the_word_python_is_not_a_native_programs(text: st
         # short texts
         "Can't import torch on Windows 11",
         "win32api import error after upgrading to 3.8",
+        "[Windows] Tensorflow GPU fails to find CUDA.",
+        "opencv_world320.dll not in your pc",
     ],
 )
 def test_more_cut_tracebacks_and_titles_are_topics(text: str, rule_set: RuleSet) -> None:

@@ -77,6 +77,8 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"UnsatisfiedLinkError: (?P<path>" + PATH + r"\.dll): Can't find dependent libraries"),
         {"code": 126},
     ),
+    # ... or only named, in a title: "UnsatisfiedLinkError for JNA on startup" (not "UnsatisfiedLinkError.class")
+    ("load-library", fact_pattern(r"(?-i:\bUnsatisfiedLinkError)(?: for | on | when | while )"), {}),
     # ... or not found by name at all: "java.lang.UnsatisfiedLinkError: no opencv_java455 in java.library.path".
     (
         "load-library",

@@ -22,7 +22,8 @@ from dlldoctor.text.shapes import DLL_NAME, PROSE_NOT_A_FAILURE, ScannedText, fa
 _AFTER_NAME = (
     r"(?:(?:is |was |are )?missing|not found|could not be (?:found|loaded)|cannot be (?:found|loaded)|"
     r"(?:fails|failed) to load|not loading|(?:was |got |is )?(?:quarantined|caught) "
-    r"(?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender)|找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません)"
+    r"(?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender)|not (?:in|on) (?:my|your|this|the) (?:pc|computer|machine)|"
+    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません)"
 )
 _BEFORE_NAME = (
     r"(?:missing|(?:can't|cannot|could not|couldn't|unable to|fail(?:s|ed)? to) (?:find|load|locate)|"
@@ -91,7 +92,8 @@ _SHORT_FAILURE = fact_pattern(
     r"\b(?:fail(?:s|ed|ing)?|unable|can'?t|cannot|could(?:n'?t| not)|won'?t|does(?:n'?t| not)|regression)\b"
     r"[^\r\n]{0,30}?\b(?:import(?:ing)?|load(?:ing)?)\b|"
     r"\b(?:import(?:ing)?|loading)\b[^\r\n]{0,40}?\b(?:fail(?:s|ed|ing|ure)?|errors?|issues?|problems?)\b|"
-    r"(?:^|[^\w.])dlls?\s+(?:errors?|issues?|problems?)\b"
+    r"(?:^|[^\w.])dlls?\s+(?:errors?|issues?|problems?)\b|"
+    r"\b(?:fail(?:s|ed)?|unable|can'?t|cannot|could(?:n'?t| not)) (?:to )?find (?:the )?(?:cuda|cudnn|cublas|dlls?)\b"
 )
 # A DLL named, or Windows together with a word of Python.
 _SHORT_DLL = r"\bdlls?\b|\.pyd\b|\.dll\b"
