@@ -47,6 +47,9 @@ STILL_ANSWERED = {
     "changelog-winerror-handling": "winerror-193-not-a-valid-win32-application",
     "ordinal-docs": "winerror-182-ordinal-not-found",
     "sxs-docs": "side-by-side-configuration-incorrect",
+    # Node refusing an addon built for another NODE_MODULE_VERSION: the reviewer's "not a load", but an extension
+    # built for another host is a cause of the taxonomy (python-abi-mismatch) and the training reports label it so
+    "node-version-mismatch": "node-addon-built-for-other-node",
 }
 
 

@@ -820,6 +820,19 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
             182,
             "libeay32.dll",
         ),
+        (
+            '"the procedure entry point inflateValidate not  found in dll library E:\\qemu\\libpng16-16.dll"',
+            127,
+            None,
+        ),
+        ("libpng16 throwing entry point inflateReset2 could not be located", 127, None),
+        ("Unable to locate program input point inflatevalidate in DLL.", 127, None),
+        (
+            'When I try to run it I get an error which says "Entry Point Not Found" in KERNEL32.dll.',
+            127,
+            "kernel32.dll",
+        ),
+        ("DllNotFoundException: DiskUtilsWinAPI\nSimpleDiskUtils.DiskUtils.CheckAvailableSpace", 126, None),
         # a process's exit status by name, Cygwin's and MSYS2's loader
         ("process exited with STATUS_DLL_NOT_FOUND", 0xC0000135, None),
         (

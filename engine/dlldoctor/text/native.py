@@ -61,6 +61,15 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007007F\b"), {"code": 127}),
     ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x800700C1\b"), {"code": 193}),
     ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007045A\b"), {"code": 1114}),
+    # .NET's (and Unity's) DllNotFoundException without "Unable to load DLL": "DllNotFoundException: DiskUtilsWinAPI"
+    ("load-library", fact_pattern(r"(?-i:\bDllNotFoundException):"), {"code": 126}),
+    # Node.js and Electron: an addon built for another Node ABI ("was compiled against a different Node.js version
+    # using NODE_MODULE_VERSION 72. This version of Node.js requires NODE_MODULE_VERSION 73.")
+    (
+        "load-library",
+        fact_pattern(r"was compiled against a different Node\.js version using\s+NODE_MODULE_VERSION \d+"),
+        {},
+    ),
     # .NET Core's DllNotFoundException: "Unable to load shared library 'libSkiaSharp' or one of its dependencies".
     (
         "load-library",

@@ -82,7 +82,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"(?:could not (?:find or load|load|find)|no) (?:the )?Qt platform plugin"
+            r"(?:could not (?:find o[rf] load|load|find)|no) (?:the )?Qt platform plugin"
             r"(?: \"(?P<dll>windows)\"| could be initialized)"
         ),
         {"dll": "qwindows.dll"},
@@ -98,15 +98,19 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\bprocedure entry point\b[^\r\n]{0,200}?\b(?:could not be located|not found)\b"
+            r"\bprocedure entry point\b[^\r\n]{0,200}?\b(?:could not be located|not\s+found)\b"
             r"|\bentry point\b[^\r\n]{0,200}?\bcould not be located in the dynamic link library\b"
+            r"|\bentry point [A-Za-z_?@$][\w@?$]* could not be located\b|\bentry point of the procedure\b"
         ),
         {"code": 127},
     ),
     # the pop-up's title and its symbol, its message left out: "Entry Point Not Found  PyWinObject_FROM…"
     (
         "retold",
-        fact_pattern(r"(?-i:\bEntry Point Not Found)[ \t]+[A-Za-z_?@$][\w@?$]*[_@?$][\w@?$]*"),
+        fact_pattern(
+            r"(?-i:\bEntry Point Not Found)[ \t]+[A-Za-z_?@$][\w@?$]*[_@?$][\w@?$]*|"
+            r"(?-i:\bEntry Point Not Found)[\"'`]? in [\"'`]?(?P<dll>" + DLL_NAME + r")\b"
+        ),
         {"code": 127},
     ),
     # "Entry point Latin1@QString@QByteArray not found in opencv_highgui320.dll"; the Chinese pop-up machine
@@ -123,8 +127,8 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\b(?:unable to|cannot|could not) locate the program (?:input|entry) point\b[^\r\n]{0,120}?"
-            r"dynamic link library [\"'`]?(?P<dll>" + DLL_NAME + r")\b"
+            r"\b(?:unable to|cannot|could not) locate (?:the )?program (?:input|entry) point\b[^\r\n]{0,120}?"
+            r"(?:dynamic link library [\"'`]?(?P<dll>" + DLL_NAME + r")\b|\bin dll\b)"
         ),
         {"code": 127},
     ),
