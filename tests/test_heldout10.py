@@ -25,6 +25,7 @@ BATCHES = [
         "heldout6",
         "heldout7",
         "heldout8",
+        "heldout9",
         "reports",
     )
 ]

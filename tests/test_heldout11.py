@@ -25,6 +25,8 @@ BATCHES = [
         "heldout6",
         "heldout7",
         "heldout8",
+        "heldout9",
+        "heldout10",
         "reports",
     )
 ]
