@@ -56,6 +56,11 @@ def _raw(folder: Path) -> list[dict[str, object]]:
     return items
 
 
+def batch_items(folder: Path) -> dict[str, dict[str, object]]:
+    """A labelled folder's cases by id, with every field the collector wrote (scope, text_kind, loader_error)."""
+    return {str(item["id"]): item for item in _raw(folder)}
+
+
 def _squash(text: object) -> str:
     return " ".join(str(text).split())
 
@@ -114,11 +119,19 @@ def _line(r: CaseResult) -> str:
     )
 
 
-def _rates(results: list[CaseResult]) -> str:
+def _top_shares(results: list[CaseResult]) -> tuple[float, float]:
+    """The shares of ``results`` whose expected cause is first, and among the first three."""
     ranks = [r.rank() for r in results]
-    top1 = sum(rank == 1 for rank in ranks) / len(ranks) if ranks else 0.0
-    top3 = sum(rank is not None and rank <= 3 for rank in ranks) / len(ranks) if ranks else 0.0
-    return f"{len(ranks):>3}  top-1 {_pct(top1)}  top-3 {_pct(top3)}"
+    if not ranks:
+        return 0.0, 0.0
+    top1 = sum(rank == 1 for rank in ranks) / len(ranks)
+    top3 = sum(rank is not None and rank <= 3 for rank in ranks) / len(ranks)
+    return top1, top3
+
+
+def _rates(results: list[CaseResult]) -> str:
+    top1, top3 = _top_shares(results)
+    return f"{len(results):>3}  top-1 {_pct(top1)}  top-3 {_pct(top3)}"
 
 
 def test_heldout_top3_at_least_60_percent(report: Report, cases: list[Case], rule_set: RuleSet) -> None:
@@ -158,9 +171,7 @@ def test_heldout_top3_at_least_60_percent(report: Report, cases: list[Case], rul
 def blind_figures(folder: Path, rule_set: RuleSet) -> tuple[Report, int, int]:
     """A blind batch scored: the report, and how many of its loader errors get no diagnosis, of how many."""
     loader_error = {
-        str(item["id"]): bool(item.get("loader_error", True))
-        for path in sorted(folder.glob("*.yaml"))
-        for item in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]
+        case_id: bool(item.get("loader_error", True)) for case_id, item in batch_items(folder).items()
     }
     report = evaluate([c for c in load_cases(folder) if c.category != OUTSIDE], rule_set)
     loaders = [r for r in report.results if loader_error[r.case.id]]
@@ -188,3 +199,18 @@ def confident(report: Report, at_least: float = 0.8) -> str:
     right = sum(1 for r in sure if r.rank() == 1)
     share = f"{100 * right / len(sure):.0f} %" if sure else "-"
     return f"first cause at {at_least:.0%} or more: {right} of {len(sure)} right ({share})"
+
+
+def shown_subset_figures(report: Report, folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Print a scored batch's figures again for its Python reports (no `scope:`) and for its texts that quote
+    the error (`text_kind: paste`), aggregates only."""
+    items = batch_items(folder)
+    python = [r for r in report.results if items[r.case.id].get("scope") is None]
+    pasted = [r for r in report.results if items[r.case.id].get("text_kind") == "paste"]
+
+    def line(results: list[CaseResult]) -> str:
+        top1, top3 = _top_shares(results)
+        return f"{len(results)} cases, top-1 {_pct(top1)}, top-3 {_pct(top3)}"
+
+    with capsys.disabled():
+        print(f"  of them Python reports: {line(python)}; texts that quote the error: {line(pasted)}")

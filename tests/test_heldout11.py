@@ -8,10 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-from test_heldout import CORPUS, HELDOUT, OUTSIDE, _pct, overlaps, shown_blind_figures
+from test_heldout import CORPUS, HELDOUT, batch_items, overlaps, shown_blind_figures, shown_subset_figures
 
-from dlldoctor.diagnose.accuracy import CaseResult
 from dlldoctor.kb.ruleset import RuleSet
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,38 +31,17 @@ BATCHES = [
 HELDOUT11 = ROOT / "corpus" / "heldout11"
 
 
-def _items() -> dict[str, dict]:  # type: ignore[type-arg]
-    return {
-        str(item["id"]): item
-        for path in sorted(HELDOUT11.glob("*.yaml"))
-        for item in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]
-    }
-
-
 def test_eleventh_batch_shares_nothing_with_the_other_corpora() -> None:
     assert overlaps(HELDOUT11, CORPUS, HELDOUT, *BATCHES) == []
 
 
 def test_eleventh_batch_says_what_each_text_is() -> None:
-    items = _items()
+    items = batch_items(HELDOUT11)
     assert len(items) >= 70  # short of 80: the stored threads are nearly all taken
     assert {str(i.get("text_kind")) for i in items.values()} == {"paste", "title"}
 
 
-def _subset(results: list[CaseResult]) -> str:
-    ranks = [r.rank() for r in results]
-    n = len(ranks) or 1
-    top1 = sum(rank == 1 for rank in ranks) / n
-    top3 = sum(rank is not None and rank <= 3 for rank in ranks) / n
-    return f"{len(ranks)} cases, top-1 {_pct(top1)}, top-3 {_pct(top3)}"
-
-
 def test_eleventh_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
     report = shown_blind_figures("eleventh", HELDOUT11, rule_set, capsys)
-    items = _items()
-    results = [r for r in report.results if r.case.category != OUTSIDE]
-    python = [r for r in results if items[r.case.id].get("scope") is None]
-    pasted = [r for r in results if items[r.case.id].get("text_kind") == "paste"]
-    with capsys.disabled():
-        print(f"  of them Python reports: {_subset(python)}; texts that quote the error: {_subset(pasted)}")
+    shown_subset_figures(report, HELDOUT11, capsys)
     assert report.overall.cases >= 65
