@@ -660,6 +660,20 @@ def test_utf8_shown_as_cp1252_is_repaired(message: str, language: str, code: int
     assert (f.error_code, f.language) == (code, language)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # corpus/reports rep-incomplete-bundle-1104 and h5-vcredist-missing-002: a DLL's name mistyped
+        ("because SSLEAY32.ddl was not found.", "because SSLEAY32.dll was not found."),
+        ("VCRUNTIME140.ddl not found", "VCRUNTIME140.dll not found"),
+        # an SQL script is not a DLL
+        ("schema.ddl was not found", "schema.ddl was not found"),
+    ],
+)
+def test_dll_mistyped_as_ddl(text: str, expected: str) -> None:
+    assert normalize_text(text) == expected
+
+
 def test_latin1_text_that_is_not_mojibake_is_kept() -> None:
     assert normalize_text("café naïve, 50 °C, Größe") == "café naïve, 50 °C, Größe"
 

@@ -459,8 +459,10 @@ def extract_facts(
 
     listed = listed_releases(t, releases, tuple(codes)) if releases is not None else ()
     windows_stated = any(e.kind not in ANY_SYSTEM_KINDS for e in events)
+    # the same test as ErrorFacts.states_failure: where a DLL lies is no failure
+    failed = code is not None or any(e.kind != "located" for e in events)
     derived: tuple[DerivedFact, ...] = derive(
-        t, tuple(dlls[:named] if named else dlls), tuple(versions), bool(events), windows_stated
+        t, tuple(dlls[:named] if named else dlls), tuple(versions), failed, windows_stated
     )
     if listed:
         derived = (*derived, "listed-broken-release")

@@ -22,6 +22,9 @@ _MOJIBAKE = re.compile("[\u00c2-\u00f4](?:[\u0080-\u00bf" + _CP1252_HIGH + "]|[\
 _CP1252_BYTE = {
     ch: bytes([b]) for b in range(0x80, 0xA0) for ch in [bytes([b]).decode("cp1252", "ignore")] if ch
 }
+# "VCRUNTIME140.ddl", "SSLEAY32.ddl": a DLL's name mistyped when retold. Only a stem that ends in a digit or is
+# written in capitals, as DLL names are and SQL scripts' "schema.ddl" are not.
+_DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_]*[0-9]|[A-Z][A-Z0-9_]+)\.ddl\b")
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"})
 
 
@@ -44,6 +47,8 @@ def normalize_text(raw: str) -> str:
         text = _LITERAL_NEWLINE.sub("\n", text)
     if "\\x" in text and "\\\\" not in text and _X_RUN.search(text[:1_000_000]):
         text = _unescape_bytes(text)
+    if ".ddl" in text:
+        text = _DDL_TYPO.sub(r"\1.dll", text)
     # Backslashes doubled (repr of a Windows path) or quadrupled (repr of a repr).
     while "\\\\" in text:
         text = text.replace("\\\\", "\\")
