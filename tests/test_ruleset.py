@@ -510,12 +510,14 @@ def test_cues_file_is_checked_and_its_counts_must_name_its_cues(tmp_path: Path) 
 
 def test_causes_only_python_can_have_must_be_categories(tmp_path: Path) -> None:
     good = GOOD.format(id="p1", category="paging-file")
-    causes = "representatives: {paging-file: p1}\npython_only: [store-python, no-such-cause]\n"
+    causes = (
+        "representatives: {paging-file: p1}\nruled_out_by: {native-program: [store-python, no-such-cause]}\n"
+    )
     root = scratch(tmp_path, {"paging-file/p1.yaml": good, "data/causes.yaml": causes})
     rule_set, problems = lint_rule_set(root)
     assert rule_set is None
     assert [(Path(p.path).name, p.message) for p in problems] == [
-        ("causes.yaml", "`python_only:` must list categories of taxonomy.yaml")
+        ("causes.yaml", "`ruled_out_by:` maps derived facts to lists of categories of taxonomy.yaml")
     ]
     (root / "data" / "causes.yaml").write_text(causes.replace(", no-such-cause", ""), encoding="utf-8")
     rule_set, problems = lint_rule_set(root)

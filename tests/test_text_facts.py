@@ -907,6 +907,54 @@ def test_a_native_programs_error_gets_no_cause_only_python_can_have(rule_set: Ru
 
 
 @pytest.mark.parametrize(
+    ("text", "activated"),
+    [
+        # corpus/reports rep-broken-release-004 (cmder's prompt) and rep-broken-release-002 (cmd's)
+        (
+            '(test10) λ python -c "import numpy"\nImportError: DLL load failed: The specified module could not be found.',
+            True,
+        ),
+        (
+            "(python37) D:\\TfsProj\\alphastone>python\nImportError: DLL load failed: The specified module could not be found.",
+            True,
+        ),
+        (
+            "(base) PS C:\\Users\\a> python x.py\nImportError: DLL load failed while importing _ssl: The specified module could not be found.",
+            True,
+        ),
+        # a parenthesis that is no prompt
+        (
+            "(see below) C:\\Python39\\python.exe fails\nImportError: DLL load failed: The specified module could not be found.",
+            False,
+        ),
+        (
+            "C:\\Users\\a> python x.py\nImportError: DLL load failed while importing _ssl: The specified module could not be found.",
+            False,
+        ),
+    ],
+)
+def test_a_prompt_with_an_environment_name_is_an_activated_environment(
+    text: str, activated: bool, rule_set: RuleSet
+) -> None:
+    assert ("env-activated" in facts(text, rule_set).derived) is activated
+
+
+def test_an_activated_prompt_rules_out_conda_not_activated(rule_set: RuleSet) -> None:
+    from dlldoctor.diagnose.explain import diagnose
+
+    error = (
+        'File "C:\\Users\\a\\miniconda3\\envs\\x\\lib\\ssl.py", line 99, in <module>\n'
+        "ImportError: DLL load failed while importing _ssl: The specified module could not be found."
+    )
+    bare = {d.rule.category for d in diagnose(facts(error, rule_set), rule_set)}
+    prompted = {
+        d.rule.category for d in diagnose(facts("(x) C:\\work> python x.py\n" + error, rule_set), rule_set)
+    }
+    assert "conda-not-activated" in bare
+    assert "conda-not-activated" not in prompted
+
+
+@pytest.mark.parametrize(
     ("text", "listed"),
     [
         # mhammond/pywin32#1783 (corpus/reports rep-broken-release-005): "version 302" named in prose, 127

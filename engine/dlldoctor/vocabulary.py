@@ -86,7 +86,12 @@ LOCATIONS: tuple[Location, ...] = get_args(Location)
 # version than the CUDA the text says is installed; a package version the text names is a release that
 # rules/data/releases.yaml lists as broken on Windows with the symptom the text shows.
 DerivedFact = Literal[
-    "abi-tag-differs", "cuda-version-differs", "listed-broken-release", "native-program", "other-os"
+    "abi-tag-differs",
+    "cuda-version-differs",
+    "env-activated",
+    "listed-broken-release",
+    "native-program",
+    "other-os",
 ]
 DERIVED_FACTS: tuple[DerivedFact, ...] = get_args(DerivedFact)
 # What the loader says when a listed broken release is imported (rules/data/releases.yaml), and where.

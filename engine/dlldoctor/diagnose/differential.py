@@ -107,10 +107,11 @@ def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | Non
     priors = rule_set.priors
     cues = tuple(c for c in rule_set.cues.found(facts.data) if c in priors.cue_counts)
     dist = priors.with_cues(priors.distribution(keys), cues, rule_set.cues.ids)
-    if "native-program" in facts.derived and rule_set.python_only:
+    ruled_out = rule_set.ruled_out_by(facts.derived)
+    if ruled_out:
         # A native program's error cannot be a conda activation, the Store's Python, Python's search path or
-        # the wrong interpreter.
-        kept = {c: p for c, p in dist.items() if c not in rule_set.python_only}
+        # the wrong interpreter; an activated environment's prompt is no environment run without activation.
+        kept = {c: p for c, p in dist.items() if c not in ruled_out}
         total = sum(kept.values())
         dist = {c: p / total for c, p in kept.items()} if total else dist
     ordered = tuple(sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])))

@@ -55,6 +55,10 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
                 "CUDA DLL 的主版本与文本中安装的 CUDA 不同",
                 "the CUDA DLL's major version differs from the CUDA installed",
             ),
+            "env-activated": (
+                "命令提示符前显示了环境名：该环境已激活",
+                "the shell prompt shows an environment's name: it is activated",
+            ),
             "native-program": (
                 "文本中没有任何与 Python 相关的内容：这是原生程序的报告",
                 "nothing in the text speaks of Python: the report comes from a native program",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +22,7 @@ from dlldoctor.kb.messages import Messages, check_messages, messages_from_data
 from dlldoctor.kb.model import Rule, rule_from_data
 from dlldoctor.kb.priors import Priors, check_priors, priors_from_data
 from dlldoctor.kb.releases import Releases, check_releases, releases_from_data
+from dlldoctor.vocabulary import DERIVED_FACTS
 
 if TYPE_CHECKING:  # the YAML side is needed to lint and build, not to use a cached rule set
     from dlldoctor.kb.yamlsrc import Problem, Source
@@ -55,8 +56,18 @@ class RuleSet:
     representatives: tuple[tuple[str, str], ...] = ()
     releases: Releases = NO_RELEASES  # releases whose Windows files fail to load (data/releases.yaml)
     cues: Cues = NO_CUES  # words that shift which cause is likely (data/cues.yaml, counted in priors.yaml)
-    # causes only a Python process can have: never a candidate for a native program's error (data/causes.yaml)
-    python_only: frozenset[str] = frozenset()
+    # derived fact -> the causes it rules out as candidates of the priors (data/causes.yaml `ruled_out_by`)
+    ruled_out: tuple[tuple[str, frozenset[str]], ...] = ()
+
+    @property
+    def python_only(self) -> frozenset[str]:
+        """The causes only a Python process can have: never a candidate for a native program's error."""
+        return self.ruled_out_by(("native-program",))
+
+    def ruled_out_by(self, derived: Iterable[str]) -> frozenset[str]:
+        """The causes that these derived facts of a text rule out."""
+        table = dict(self.ruled_out)
+        return frozenset().union(*(table.get(fact, frozenset()) for fact in derived))
 
     def get(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
@@ -207,7 +218,7 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
             )
         )
     representatives: dict[str, str] = {}
-    python_only: list[str] = []
+    ruled_out: dict[str, list[str]] = {}
     cause_path = root / "data" / "causes.yaml"
     if cause_path.is_file():
         cause_src = read(cause_path)
@@ -217,13 +228,22 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
                 problems.append(Problem(where(cause_src.path), 1, "expected a `representatives:` mapping"))
             else:
                 representatives = {str(k): str(v) for k, v in data.items()}
-            only = cause_src.data.get("python_only", []) if isinstance(cause_src.data, dict) else []
-            if not isinstance(only, list) or not all(isinstance(c, str) and c in categories for c in only):
+            table = cause_src.data.get("ruled_out_by", {}) if isinstance(cause_src.data, dict) else {}
+            if not isinstance(table, dict) or not all(
+                fact in DERIVED_FACTS
+                and isinstance(causes, list)
+                and all(isinstance(c, str) and c in categories for c in causes)
+                for fact, causes in table.items()
+            ):
                 problems.append(
-                    Problem(where(cause_src.path), 1, "`python_only:` must list categories of taxonomy.yaml")
+                    Problem(
+                        where(cause_src.path),
+                        cause_src.line(["ruled_out_by"]),
+                        "`ruled_out_by:` maps derived facts to lists of categories of taxonomy.yaml",
+                    )
                 )
             else:
-                python_only = sorted(set(only))
+                ruled_out = {str(fact): sorted(set(causes)) for fact, causes in table.items()}
     checked = {
         root / "taxonomy.yaml",
         root / "data" / "families.yaml",
@@ -304,7 +324,7 @@ def lint_parts(root: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     problems.sort(key=lambda p: (p.path, p.line, p.message))
     if problems:
         return None, problems
-    parts.update(representatives=representatives, python_only=python_only, rules=rule_data)
+    parts.update(representatives=representatives, ruled_out=ruled_out, rules=rule_data)
     return parts, []
 
 
@@ -324,7 +344,7 @@ def rule_set_from_parts(root: Path, digest: str, parts: dict[str, Any]) -> RuleS
         representatives=tuple(sorted(parts["representatives"].items())),
         releases=releases_from_data(parts["releases"]) if parts.get("releases") is not None else NO_RELEASES,
         cues=cues_from_data(parts["cues"]) if parts.get("cues") is not None else NO_CUES,
-        python_only=frozenset(parts.get("python_only") or ()),
+        ruled_out=tuple(sorted((f, frozenset(c)) for f, c in (parts.get("ruled_out") or {}).items())),
     )
 
 

@@ -1,7 +1,7 @@
 """Facts reasoned from two others in one text: which Python the extension modules were built for against the
 one that runs, which CUDA the missing DLL belongs to against the CUDA the reporter says is installed; and
 from what a text lacks: a report without a word of Python comes from a native program, one that names Linux or
-macOS and nothing of Windows from another system."""
+macOS and nothing of Windows from another system; a prompt with an environment's name shows it activated."""
 
 from __future__ import annotations
 
@@ -58,6 +58,13 @@ _WINDOWS_WORDS = fact_pattern(
 )
 
 
+# A shell prompt with an environment's name before it, as conda's (and a venv's) activation writes it:
+# "(myenv) C:\\work>", "(base) PS C:\\>", cmder's "(env) λ".
+_ACTIVATED = fact_pattern(
+    r"(?m)^[ \t>]*\((?:[\w.-]+|[A-Za-z]:[\\/][^()\r\n]*)\)[ \t]+(?:[A-Za-z]:[\\/]|PS [A-Za-z]:|λ)"
+)
+
+
 def _ints(t: ScannedText, patterns: Iterable[object], group: str) -> set[int]:
     out: set[int] = set()
     for pattern in patterns:
@@ -105,6 +112,8 @@ def derive(
             found.append("cuda-version-differs")
     if failed and not t.search(_PYTHON_WORDS):
         found.append("native-program")
+    if t.search(_ACTIVATED):
+        found.append("env-activated")
     if failed and not windows_stated and t.search(_OTHER_OS) and not t.search(_WINDOWS_WORDS):
         found.append("other-os")
     return tuple(found)
