@@ -202,10 +202,10 @@ def confident(report: Report, at_least: float = 0.8) -> str:
 
 
 def shown_subset_figures(report: Report, folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Print a scored batch's figures again for its Python reports (no `scope:`) and for its texts that quote
+    """Print a scored batch's figures again for its Python reports (no `scope:`, or `scope: python`) and for its texts that quote
     the error (`text_kind: paste`), aggregates only."""
     items = batch_items(folder)
-    python = [r for r in report.results if items[r.case.id].get("scope") is None]
+    python = [r for r in report.results if items[r.case.id].get("scope") in (None, "python")]
     pasted = [r for r in report.results if items[r.case.id].get("text_kind") == "paste"]
 
     def line(results: list[CaseResult]) -> str:
