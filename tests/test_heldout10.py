@@ -1,7 +1,9 @@
-"""The tenth blind batch (corpus/heldout10/): resolved public reports collected blind late in the seventh round
-of rule work, after heldout9 was measured, and measured once on the commit before the changes that followed
-(8387ccc) and once after them. It prints the figures (and the same figures for its Python reports and for
-texts that quote the error, aggregates only); nobody changes rules because of it."""
+"""The tenth blind batch (corpus/heldout10/): resolved public reports collected blind late in the seventh round of
+rule work, after heldout9 was measured, and measured once on the commit before the changes that followed
+(8387ccc) and once after them. It prints the figures (and the same figures for its Python reports and for texts
+that quote the error, aggregates only); nobody changes rules because of it. Counted in the priors since the
+eighth round (diagnose/priors_build.py), so the figures it prints now are in-sample; scripts/measure.py --loo
+gives the leave-one-out ones."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
-"""The eleventh blind batch (corpus/heldout11/): resolved public reports collected blind at the end of the
-seventh round, after heldout10 was measured, and measured once on the commit its collection started from
-(cff815b) and once after the work that followed. It prints the figures (and the same figures for its Python
-reports and for texts that quote the error, aggregates only); nobody changes rules because of it."""
+"""The eleventh blind batch (corpus/heldout11/): resolved public reports collected blind at the end of the seventh
+round, after heldout10 was measured, and measured once on the commit its collection started from (cff815b) and
+once after the work that followed. It prints the figures (and the same figures for its Python reports and for
+texts that quote the error, aggregates only); nobody changes rules because of it. Counted in the priors since
+the eighth round (diagnose/priors_build.py), so the figures it prints now are in-sample; scripts/measure.py
+--loo gives the leave-one-out ones."""
 
 from __future__ import annotations
 

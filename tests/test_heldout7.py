@@ -1,6 +1,7 @@
 """The seventh blind batch (corpus/heldout7/): resolved public reports collected blind at the start of the sixth
 round of rule work, measured once before it and once after. It prints the figures; nobody changes rules because
-of it."""
+of it. Counted in the priors since the eighth round (diagnose/priors_build.py), so the figures it prints now are
+in-sample; scripts/measure.py --loo gives the leave-one-out ones."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The eighth blind batch (corpus/heldout8/): resolved public reports collected blind at the end of the sixth
-round of rule work and measured once at intake, on that round's last commit. It is short of 80 cases (the stored
-threads are nearly all taken), so it must be topped up before a round can use it as its fresh batch. It prints the
-figures; nobody changes rules because of it."""
+"""The eighth blind batch (corpus/heldout8/): resolved public reports collected blind at the end of the sixth round
+of rule work and measured once at intake, on that round's last commit. It is short of 80 cases (the stored
+threads are nearly all taken), so no round used it as its fresh batch. It prints the figures; nobody changes
+rules because of it. Counted in the priors since the eighth round (diagnose/priors_build.py), so the figures it
+prints now are in-sample; scripts/measure.py --loo gives the leave-one-out ones."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The ninth blind batch (corpus/heldout9/): resolved public reports collected blind at the start of the
-seventh round of rule work, measured once on the commit before that round and once after it. It prints the
-figures (and the same figures for its Python reports and for texts that quote the error, aggregates only);
-nobody changes rules because of it."""
+"""The ninth blind batch (corpus/heldout9/): resolved public reports collected blind at the start of the seventh
+round of rule work, measured once on the commit before that round and once after it. It prints the figures (and
+the same figures for its Python reports and for texts that quote the error, aggregates only); nobody changes
+rules because of it. Counted in the priors since the eighth round (diagnose/priors_build.py), so the figures it
+prints now are in-sample; scripts/measure.py --loo gives the leave-one-out ones."""
 
 from __future__ import annotations
 

@@ -16,9 +16,21 @@ from dlldoctor.text.facts import extract_facts
 
 # The corpora whose labels are what the thread's resolution established (not a guess from the text), and
 # whose every case is a public report: the only ones counted. corpus/errors (labels from the text alone,
-# half of it composed) is left out, and so are the blind batches; corpus/heldout5, blind once, was a round's
-# development set and is counted since the round after.
-PRIOR_CORPORA = ("corpus/heldout", "corpus/heldout2", "corpus/heldout5", "corpus/reports")
+# half of it composed) is left out, and so are the batches still blind (heldout3, heldout4, heldout12).
+# corpus/heldout5, blind once, is counted since the seventh round; heldout6 to heldout11, each measured
+# before and after the round that followed its collection, since the eighth.
+PRIOR_CORPORA = (
+    "corpus/heldout",
+    "corpus/heldout2",
+    "corpus/heldout5",
+    "corpus/heldout6",
+    "corpus/heldout7",
+    "corpus/heldout8",
+    "corpus/heldout9",
+    "corpus/heldout10",
+    "corpus/heldout11",
+    "corpus/reports",
+)
 OUTSIDE = "other"
 SMOOTHING = 2
 
