@@ -663,6 +663,34 @@ def test_utf8_shown_as_cp1252_is_repaired(message: str, language: str, code: int
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        # corpus/reports rep-unsupported-platform-1203: the pop-up's title, its symbol and its DLL
+        (
+            "Entry Point Not Found GetSystemTimePreciseAsFileTime KERNEL32.dll Windows 7",
+            (127, "kernel32.dll", "GetSystemTimePreciseAsFileTime"),
+        ),
+        ("Entry Point Not Found in python39.dll", (127, "python39.dll", None)),
+        # corpus/reports rep-corrupt-file-1201: Unity's check of a plug-in that is no PE file
+        (
+            "Failed to load 'F:/U/Plugins/x86_64/libUIWidgets.dll', expected x64 architecture, but was Unknown "
+            "architecture. You must recompile your plugin for x64 architecture.",
+            (193, "libuiwidgets.dll", None),
+        ),
+        (
+            "Failed to load 'Assets/Plugins/foo.dll', expected x64 architecture, but was x86 architecture.",
+            (193, "foo.dll", None),
+        ),
+    ],
+)
+def test_plug_in_hosts_and_pop_up_titles(
+    text: str, expected: tuple[int, str, str | None], rule_set: RuleSet
+) -> None:
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll, f.symbol) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         # corpus/reports rep-incomplete-bundle-1104 and h5-vcredist-missing-002: a DLL's name mistyped
         ("because SSLEAY32.ddl was not found.", "because SSLEAY32.dll was not found."),
         ("VCRUNTIME140.ddl not found", "VCRUNTIME140.dll not found"),

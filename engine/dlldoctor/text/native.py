@@ -39,6 +39,16 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"Unable to dynamically load\s*:\s*(?P<path>" + PATH + r"\.(?:mll|dll|pyd))\b"),
         {},
     ),
+    # Unity's check of a native plug-in's machine: "Failed to load 'X.dll', expected x64 architecture, but was x86
+    # architecture" (the other bitness) or "... but was Unknown architecture" (not a PE file at all)
+    (
+        "load-library",
+        fact_pattern(
+            r"Failed to load [\"'`](?P<path>" + RPATH + r"\.dll)[\"'`],? expected \w+ architecture, but was "
+            r"(?:x86|x64|x86_64|ARM64|ARM|Unknown) architecture"
+        ),
+        {"code": 193},
+    ),
     # the loader's codes in hexadecimal, as plug-in hosts print them: "DLL Error 0x7e", "couldn't load plugin
     # (0000007E)"
     ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}7e\b|\((?:0x)?0{4,6}7E\)"), {"code": 126}),

@@ -113,6 +113,15 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 127},
     ),
+    # ... or its symbol and its DLL one after the other: "Entry Point Not Found GetTickCount64 KERNEL32.dll"
+    (
+        "retold",
+        fact_pattern(
+            r"(?-i:\bEntry Point Not Found):?[ \t]+[\"'`]?(?P<symbol>[A-Za-z_?@$][\w@?$]{2,})[\"'`]?[ \t]+(?:in[ \t]+)?"
+            r"[\"'`]?(?P<dll>" + DLL_NAME + r")\b"
+        ),
+        {"code": 127},
+    ),
     # "Entry point Latin1@QString@QByteArray not found in opencv_highgui320.dll"; the Chinese pop-up machine
     # translated: "Unable to locate the program input point in DiscardVirtualMemory dynamic link library KERNEL.dll"
     (
