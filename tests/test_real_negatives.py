@@ -50,6 +50,9 @@ STILL_ANSWERED = {
     # Node refusing an addon built for another NODE_MODULE_VERSION: the reviewer's "not a load", but an extension
     # built for another host is a cause of the taxonomy (python-abi-mismatch) and the training reports label it so
     "node-version-mismatch": "node-addon-built-for-other-node",
+    # .NET's EntryPointNotFoundException for a function Windows 7 lacks, which the program handles: the failure is
+    # real and the cause named (an older Windows) is the right one, though the program goes on without it
+    "dotnet-entrypoint-exc": "entry-point-missing-from-windows-system-dll",
 }
 
 

@@ -679,6 +679,43 @@ def test_utf8_shown_as_cp1252_is_repaired(message: str, language: str, code: int
             "Failed to load 'Assets/Plugins/foo.dll', expected x64 architecture, but was x86 architecture.",
             (193, "foo.dll", None),
         ),
+        # pop-ups retyped without their first words (corpus/heldout10 h10-broken-release-008, h10-dll-shadowing-009)
+        (
+            'the error "The procedure U16_to_bytes could not be located in the dynamic link library libtoxcore-0.dll."',
+            (127, "libtoxcore-0.dll", "U16_to_bytes"),
+        ),
+        (
+            "?toString@QJsonValue@@QEBA?AVQString@@XZ could not be located in the Qt5Core.dll",
+            (127, "qt5core.dll", "?toString@QJsonValue@@QEBA?AVQString@@XZ"),
+        ),
+        # ... the ordinal pop-up's "XXXX" is no symbol
+        (
+            'popped up "The ordinal XXXX could not be located in the dynamic link library LIBEAY32.dll."',
+            (182, "libeay32.dll", None),
+        ),
+        # corpus/heldout10 h10-dll-shadowing-007 and h10-unsupported-platform-010 (the Russian pop-up translated)
+        ("The ordinal 3873 not found in dynamic link library libeay32.dll.", (182, "libeay32.dll", None)),
+        (
+            "The entry point to the rus_open Direct procedure was not found in the DLL C:\\Windows\\SYSTEM32\\icuin.dll",
+            (127, "icuin.dll", None),
+        ),
+        # corpus/heldout11 h11-driver-too-old-001: .NET's EntryPointNotFoundException names the DLL without .dll
+        (
+            "Unable to find an entry point name 'nvmlInitWithFlags' in DLL 'nvml'.",
+            (127, "nvml.dll", "nvmlInitWithFlags"),
+        ),
+        # corpus/heldout10 h10-unsupported-platform-007: the Chinese pop-up without 程序
+        (
+            "无法定位输入点 DiscardVirtualMemory 于动态链接库 kernel32.dll",
+            (127, "kernel32.dll", "DiscardVirtualMemory"),
+        ),
+        # corpus/heldout10 h10-arch-mismatch-001: 0xc000007b with a zero too few
+        ('"Application unable to start correctly 0xc00007b"', (0xC000007B, None, None)),
+        # corpus/heldout11 h11-incomplete-bundle-002 and -008
+        ("An exception of type 'System.DllNotFoundException' occurred in SkiaSharp.dll", (126, None, None)),
+        ("ImportError: failed to find libmagic", (126, "libmagic.dll", None)),
+        # corpus/heldout11 h11-dll-shadowing-004: the pop-up's title at the start of a line
+        ("EntryPoint Not Found when using MingW-w64 GCC compilers", (127, None, None)),
     ],
 )
 def test_plug_in_hosts_and_pop_up_titles(
@@ -694,6 +731,8 @@ def test_plug_in_hosts_and_pop_up_titles(
         # corpus/reports rep-incomplete-bundle-1104 and h5-vcredist-missing-002: a DLL's name mistyped
         ("because SSLEAY32.ddl was not found.", "because SSLEAY32.dll was not found."),
         ("VCRUNTIME140.ddl not found", "VCRUNTIME140.dll not found"),
+        # corpus/heldout10 h10-unsupported-platform-002: an API set's name
+        ('"api-ms-win-core-path-l1-1-1.ddl is missing"', '"api-ms-win-core-path-l1-1-1.dll is missing"'),
         # an SQL script is not a DLL
         ("schema.ddl was not found", "schema.ddl was not found"),
     ],
@@ -932,6 +971,25 @@ def test_a_native_programs_error_gets_no_cause_only_python_can_have(rule_set: Ru
     assert "search-path-py38" in only and "store-python" in only
     assert {d.rule.category for d in diagnose(native, rule_set)} & only == set()
     assert {d.rule.category for d in diagnose(python, rule_set)} & only
+
+
+@pytest.mark.parametrize(
+    ("text", "dll"),
+    [
+        # corpus/heldout10 h10-broken-release-005, h10-runtime-missing-007 and -001, corpus/heldout11
+        # h11-openmp-missing-001, h11-incomplete-bundle-006 and h11-vcredist-missing-011
+        ("Win Binary\nHave system error of not found zlib1__.dll in executable file", "zlib1__.dll"),
+        ('If I turn on exe file, it says "wpcap.dll" does not exist.', "wpcap.dll"),
+        ("en el log me marca que no encuentra la librería openal32.dll", "openal32.dll"),
+        ("There is an error if the PC doesn't have VCOMP120.DLL.", "vcomp120.dll"),
+        ("compilation was successful but on testing got an error (libstdc++-6.dll)", "libstdc++-6.dll"),
+        ("System cant find MSVCP140.dll, VCRUNTIME140.dll, MSVCP140_1.dll.", "msvcp140.dll"),
+    ],
+)
+def test_a_missing_dll_told_in_other_words(text: str, dll: str, rule_set: RuleSet) -> None:
+    f = facts(text, rule_set)
+    assert f.dll == dll
+    assert f.states_failure
 
 
 @pytest.mark.parametrize(

@@ -256,6 +256,9 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
         for m in t.finditer(pattern):
             path = _group(m, "path")
             dll = extra.get("dll") or _dll_from_path(_group(m, "dll")) or _dll_from_path(path)
+            bare = _group(m, "bare")  # a DLL named without its extension, as .NET's DllImport writes it
+            if dll is None and bare:
+                dll = _dll_from_path(bare if bare.lower().endswith(".dll") else bare + ".dll")
             code = _code_of(_group(m, "code"))
             if code is None:
                 code = extra.get("code")

@@ -24,7 +24,7 @@ _CP1252_BYTE = {
 }
 # "VCRUNTIME140.ddl", "SSLEAY32.ddl": a DLL's name mistyped when retold. Only a stem that ends in a digit or is
 # written in capitals, as DLL names are and SQL scripts' "schema.ddl" are not.
-_DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_]*[0-9]|[A-Z][A-Z0-9_]+)\.ddl\b")
+_DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_-]*[0-9]|[A-Z][A-Z0-9_]+)\.ddl\b")
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"})
 
 

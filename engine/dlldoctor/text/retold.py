@@ -18,7 +18,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\b(?:failed|fails|unable|cannot|can't|can not|could not|couldn't|error|problem)(?: to)? "
+            r"\b(?:failed|fails|unable|cannot|can't|cant|can not|could not|couldn't|error|problem)(?: to)? "
             r"(?:load|loading|locate|locating|find|finding)\b[^\r\n]{0,60}?[\\/\s\"'`:(]"
             r"(?P<dll>" + DLL_NAME + r")\b"
         ),
@@ -93,6 +93,19 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"\bno pq wrapper available\b|\blibpq library not found\b"),
         {"dll": "libpq.dll"},
     ),
+    # 0xc000007b with a zero too few or too many, as it is retyped: "Application unable to start correctly 0xc00007b"
+    ("code-mention", fact_pattern(r"\b0xc0{4}7b\b|\b0xc0{6}7b\b"), {"code": 0xC000007B}),
+    # .NET's exception named alone: "An exception of type 'System.DllNotFoundException' occurred in SkiaSharp.dll",
+    # "异常信息: System.DllNotFoundException"
+    (
+        "retold",
+        fact_pattern(
+            r"(?m)exception of type [\"'`]System\.DllNotFoundException[\"'`]|System\.DllNotFoundException\s*$"
+        ),
+        {"code": 126},
+    ),
+    # python-magic's own words: "ImportError: failed to find libmagic.  Check your installation"
+    ("retold", fact_pattern(r"ImportError: failed to find (?P<bare>lib\w+)"), {"code": 126}),
     # the 1114 and 127 messages shortened: "DLL initialization routine failed", "entry point ... not found"
     ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
     (
@@ -104,12 +117,53 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 127},
     ),
+    # ... retyped without "entry point": "The procedure U16_to_bytes could not be located in the dynamic link library
+    # libtoxcore-0.dll", "?toString@QJsonValue@@QEBA?AVQString@@XZ could not be located in the Qt5Core.dll" (a name
+    # with a small letter or a decoration: not the ordinal pop-up's "XXXX")
+    (
+        "retold",
+        fact_pattern(
+            r"(?P<symbol>(?-i:[A-Za-z_?@$][\w@?$]*[a-z_@?$][\w@?$]*)) could not be located in (?:the )?"
+            r"(?:dynamic link library )?"
+            r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r")\b"
+        ),
+        {"code": 127},
+    ),
+    # the Russian pop-up machine-translated: "The entry point to the rus_open Direct procedure was not found in the
+    # DLL C:\\Windows\\SYSTEM32\\icuin.dll"
+    (
+        "retold",
+        fact_pattern(
+            r"\bentry point (?:to|of|for|into) the [^\r\n]{1,80}? procedure (?:was )?not found in the (?:DLL|library) "
+            r"[\"'`]?(?P<path>[^\r\n\"'`]*?" + DLL_NAME + r")\b"
+        ),
+        {"code": 127},
+    ),
+    # .NET's EntryPointNotFoundException: "Unable to find an entry point named 'nvmlInitWithFlags' in DLL 'nvml'"
+    (
+        "retold",
+        fact_pattern(
+            r"Unable to find an entry point name(?:d)? [\"'`](?P<symbol>[^\"'`\r\n]{1,120})[\"'`] in DLL "
+            r"[\"'`](?P<bare>[\w.+~-]{1,80})[\"'`]"
+        ),
+        {"code": 127},
+    ),
     # the pop-up's title and its symbol, its message left out: "Entry Point Not Found  PyWinObject_FROM…"
     (
         "retold",
         fact_pattern(
-            r"(?-i:\bEntry Point Not Found)[ \t]+[A-Za-z_?@$][\w@?$]*[_@?$][\w@?$]*|"
-            r"(?-i:\bEntry Point Not Found)[\"'`]? in [\"'`]?(?P<dll>" + DLL_NAME + r")\b"
+            r"(?-i:\bEntry ?Point Not Found)[ \t]+[A-Za-z_?@$][\w@?$]*[_@?$][\w@?$]*|"
+            r"(?-i:\bEntry ?Point Not Found)[\"'`]? in [\"'`]?(?P<dll>" + DLL_NAME + r")\b"
+        ),
+        {"code": 127},
+    ),
+    # ... or the title alone, as the pop-up writes it, at the start of a line: "EntryPoint Not Found when using
+    # MinGW-w64 GCC compilers" (not "How to Fix Entry Point Not Found Errors")
+    (
+        "retold",
+        fact_pattern(
+            r"(?m)^[ \t\"'`#*]*(?-i:Entry ?Point Not Found)(?:[ \t.!]*$|:|[ \t]+(?:when|while|on|in|after|with|"
+            r"error|dialog|pop-?up)\b)"
         ),
         {"code": 127},
     ),
@@ -117,7 +171,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"(?-i:\bEntry Point Not Found):?[ \t]+[\"'`]?(?P<symbol>[A-Za-z_?@$][\w@?$]{2,})[\"'`]?[ \t]+(?:in[ \t]+)?"
+            r"(?-i:\bEntry ?Point Not Found):?[ \t]+[\"'`]?(?P<symbol>[A-Za-z_?@$][\w@?$]{2,})[\"'`]?[ \t]+(?:in[ \t]+)?"
             r"[\"'`]?(?P<dll>" + DLL_NAME + r")\b"
         ),
         {"code": 127},
@@ -146,9 +200,8 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\bordinal (?:\d+|x+) could not be located in the dynamic link library [\"'`]?(?P<path>[^\r\n\"'`]*?"
-            + DLL_NAME
-            + r")\b"
+            r"\bordinal (?:\d+|x+) (?:could not be located|(?:was )?not found) in (?:the )?dynamic link library "
+            r"[\"'`]?(?P<path>[^\r\n\"'`]*?" + DLL_NAME + r")\b"
         ),
         {"code": 182},
     ),
