@@ -716,6 +716,17 @@ def test_utf8_shown_as_cp1252_is_repaired(message: str, language: str, code: int
         ("ImportError: failed to find libmagic", (126, "libmagic.dll", None)),
         # corpus/heldout11 h11-dll-shadowing-004: the pop-up's title at the start of a line
         ("EntryPoint Not Found when using MingW-w64 GCC compilers", (127, None, None)),
+        # corpus/heldout6 h6-dll-shadowing-001, h6-conda-not-activated-005, h6-search-path-py38-008, and
+        # corpus/heldout7 h7-arch-mismatch-007 and h7-incomplete-bundle-002
+        ("python(w).exe - Entry Point Not Found when opening Anaconda Navigator", (127, None, None)),
+        ("TypeError: LoadLibrary() argument 1 must be str, not None", (126, None, None)),
+        ("ImportError: couldn't find libchromaprint", (126, "libchromaprint.dll", None)),
+        ("windowserror ERROR 126\n\nI already nistall both python2.6and pywin32 as admin", (126, None, None)),
+        (
+            "FileNotFoundError: Could not find module C:\\Users\\x\\qremeshify\\lib\\lib_quadwild.dll' (or one of its "
+            "dependecies).Try using the full path",
+            (126, "lib_quadwild.dll", None),
+        ),
     ],
 )
 def test_plug_in_hosts_and_pop_up_titles(
@@ -731,6 +742,11 @@ def test_plug_in_hosts_and_pop_up_titles(
         # corpus/reports rep-incomplete-bundle-1104 and h5-vcredist-missing-002: a DLL's name mistyped
         ("because SSLEAY32.ddl was not found.", "because SSLEAY32.dll was not found."),
         ("VCRUNTIME140.ddl not found", "VCRUNTIME140.dll not found"),
+        # corpus/heldout6 h6-arch-mismatch-002: Python's words mistyped
+        (
+            "Getting DDL load failed Errors when trying to import Open3D",
+            "Getting DLL load failed Errors when trying to import Open3D",
+        ),
         # corpus/heldout10 h10-unsupported-platform-002: an API set's name
         ('"api-ms-win-core-path-l1-1-1.ddl is missing"', '"api-ms-win-core-path-l1-1-1.dll is missing"'),
         # an SQL script is not a DLL

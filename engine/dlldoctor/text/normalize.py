@@ -25,6 +25,7 @@ _CP1252_BYTE = {
 # "VCRUNTIME140.ddl", "SSLEAY32.ddl": a DLL's name mistyped when retold. Only a stem that ends in a digit or is
 # written in capitals, as DLL names are and SQL scripts' "schema.ddl" are not.
 _DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_-]*[0-9]|[A-Z][A-Z0-9_]+)\.ddl\b")
+_DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b", re.IGNORECASE)
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"})
 
 
@@ -47,6 +48,8 @@ def normalize_text(raw: str) -> str:
         text = _LITERAL_NEWLINE.sub("\n", text)
     if "\\x" in text and "\\\\" not in text and _X_RUN.search(text[:1_000_000]):
         text = _unescape_bytes(text)
+    if "ddl" in text.lower():
+        text = _DDL_LOAD_TYPO.sub("DLL load failed", text)
     if ".ddl" in text:
         text = _DDL_TYPO.sub(r"\1.dll", text)
     # Backslashes doubled (repr of a Windows path) or quadrupled (repr of a repr).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dlldoctor.text.shapes import DLL_NAME, FactPattern, fact_pattern
+from dlldoctor.text.shapes import DLL_NAME, PATH, FactPattern, fact_pattern
 
 RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # "Failed to load llama.dll", "unable to load 'C:\\x\\foo.dll'", "error loading shared library foo.dll": the
@@ -104,8 +104,39 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 126},
     ),
-    # python-magic's own words: "ImportError: failed to find libmagic.  Check your installation"
-    ("retold", fact_pattern(r"ImportError: failed to find (?P<bare>lib\w+)"), {"code": 126}),
+    # a binding's own words for its library not found: python-magic's "ImportError: failed to find libmagic",
+    # chromaprint's "ImportError: couldn't find libchromaprint"; a title's "python38.dll conflicts with this version"
+    (
+        "retold",
+        fact_pattern(
+            r"ImportError: (?:failed to|couldn'?t|could not|cannot|unable to) find (?P<bare>lib\w+)"
+        ),
+        {"code": 126},
+    ),
+    ("retold", fact_pattern(r"\b(?P<dll>python\d+\.dll) conflicts with this ver\w{2,5} of Python"), {}),
+    # ... retyped, its opening quote or the spelling of "dependencies" lost: "Could not find module C:\\x\\lib.dll' (or
+    # one of its dependecies)"
+    (
+        "ctypes",
+        fact_pattern(
+            r"Could not find module [\"'`]?(?P<path>(?:[A-Za-z]:)?[\\/]?"
+            + PATH
+            + r"\.dll)[\"'`]? ?\(or one of its "
+            r"depend\w*\)"
+        ),
+        {"code": 126},
+    ),
+    # ctypes.util.find_library found nothing and its None was loaded: "TypeError: LoadLibrary() argument 1 must be
+    # str, not None"
+    ("ctypes", fact_pattern(r"LoadLibrary\(\) argument 1 must be str, not None"), {"code": 126}),
+    # WindowsError retyped: "windowserror ERROR 126"
+    (
+        "code-mention",
+        fact_pattern(r"\bwindows ?error\b[\s:\[(]{0,3}(?:error\s*)?(?P<code>126|127|193|1114|1455)\b"),
+        {},
+    ),
+    # the title of the pop-up with its program: "python(w).exe - Entry Point Not Found"
+    ("retold", fact_pattern(r"[\w()]+\.exe\s*-\s*(?-i:Entry ?Point Not Found)"), {"code": 127}),
     # the 1114 and 127 messages shortened: "DLL initialization routine failed", "entry point ... not found"
     ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
     (

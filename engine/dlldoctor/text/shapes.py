@@ -291,7 +291,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("python", fact_pattern(r"(?m)DLL load failed[ \t.!]*$"), {}),
     (
         "python-conflict",
-        fact_pattern(r"Module use of (?P<dll>python\d+\.dll) conflicts with this version of Python"),
+        fact_pattern(r"Module use of (?P<dll>python\d+\.dll) conflicts with this ver\w{2,5} of Python"),
         {"leaf": True},
     ),
     (
