@@ -113,7 +113,7 @@ def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | Non
         # the wrong interpreter; an activated environment's prompt is no environment run without activation.
         kept = {c: p for c, p in dist.items() if c not in ruled_out}
         total = sum(kept.values())
-        dist = {c: p / total for c, p in kept.items()} if total else dist
+        dist = {c: p / total for c, p in kept.items()} if total else {}
     ordered = tuple(sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])))
     return Differential(keys, ordered, priors, cues)
 

@@ -59,9 +59,11 @@ _WINDOWS_WORDS = fact_pattern(
 
 
 # A shell prompt with an environment's name before it, as conda's (and a venv's) activation writes it:
-# "(myenv) C:\\work>", "(base) PS C:\\>", cmder's "(env) λ".
+# "(myenv) C:\\work>", "(base) PS C:\\>", cmder's "(env) λ"; a name that starts with a letter (not a list's "(1)"),
+# and not "(x86)".
 _ACTIVATED = fact_pattern(
-    r"(?m)^[ \t>]*\((?:[\w.-]+|[A-Za-z]:[\\/][^()\r\n]*)\)[ \t]+(?:[A-Za-z]:[\\/]|PS [A-Za-z]:|λ)"
+    r"(?m)^[ \t>]*\((?:(?-i:[A-Za-wyzA-WYZ_][\w.-]*|[xX](?:[^\d)][\w.-]*)?)|[A-Za-z]:[\\/][^()\r\n]*)\)[ \t]+"
+    r"(?:[A-Za-z]:[\\/]|PS [A-Za-z]:|λ)"
 )
 
 

@@ -24,9 +24,17 @@ _CP1252_BYTE = {
 }
 # "VCRUNTIME140.ddl", "SSLEAY32.ddl": a DLL's name mistyped when retold. Only a stem that ends in a digit or is
 # written in capitals, as DLL names are and SQL scripts' "schema.ddl" are not.
-_DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_-]*[0-9]|[A-Z][A-Z0-9_]+)\.ddl\b")
+_DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_-]{0,62}[0-9]|[A-Z][A-Z0-9_]{1,63})\.ddl\b", re.IGNORECASE)
 _DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b", re.IGNORECASE)
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"})
+
+
+def _dll_for_ddl(m: re.Match[str]) -> str:
+    """ "VCRUNTIME140.ddl" -> "VCRUNTIME140.dll" (the extension in the case it was written in)."""
+    stem, ext = m.group(1), m.group(0)[len(m.group(1)) + 1 :]
+    if not (stem[-1].isdigit() or stem.isupper()):  # an SQL script's "schema.ddl"
+        return m.group(0)
+    return f"{stem}.{'DLL' if ext.isupper() else 'dll'}"
 
 
 def _unescape_u(m: re.Match[str]) -> str:
@@ -50,8 +58,8 @@ def normalize_text(raw: str) -> str:
         text = _unescape_bytes(text)
     if "ddl" in text.lower():
         text = _DDL_LOAD_TYPO.sub("DLL load failed", text)
-    if ".ddl" in text:
-        text = _DDL_TYPO.sub(r"\1.dll", text)
+    if ".ddl" in text.lower():
+        text = _DDL_TYPO.sub(_dll_for_ddl, text)
     # Backslashes doubled (repr of a Windows path) or quadrupled (repr of a repr).
     while "\\\\" in text:
         text = text.replace("\\\\", "\\")

@@ -193,16 +193,18 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"(?m)^[ \t\"'`#*]*(?-i:Entry ?Point Not Found)(?:[ \t.!]*$|:|[ \t]+(?:when|while|on|in|after|with|"
-            r"error|dialog|pop-?up)\b)"
+            r"(?m)^[ \t\"'`#*]*(?-i:Entry ?Point Not Found)(?:[ \t.!]*$|:|[ \t]+(?:when|while|on|after|with|"
+            r"dialog|pop-?up)\b)"
         ),
         {"code": 127},
     ),
-    # ... or its symbol and its DLL one after the other: "Entry Point Not Found GetTickCount64 KERNEL32.dll"
+    # ... or its symbol and its DLL one after the other: "Entry Point Not Found GetTickCount64 KERNEL32.dll" (a name
+    # with a capital, a digit or a decoration after its first letter: not "error" or "Error")
     (
         "retold",
         fact_pattern(
-            r"(?-i:\bEntry ?Point Not Found):?[ \t]+[\"'`]?(?P<symbol>[A-Za-z_?@$][\w@?$]{2,})[\"'`]?[ \t]+(?:in[ \t]+)?"
+            r"(?-i:\bEntry ?Point Not Found):?[ \t]+[\"'`]?(?P<symbol>(?-i:[A-Za-z_?@$][\w@?$]*[A-Z0-9_@?$][\w@?$]*))"
+            r"[\"'`]?[ \t]+(?:in[ \t]+)?"
             r"[\"'`]?(?P<dll>" + DLL_NAME + r")\b"
         ),
         {"code": 127},
