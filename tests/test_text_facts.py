@@ -714,6 +714,14 @@ def test_utf8_shown_as_cp1252_is_repaired(message: str, language: str, code: int
         # corpus/heldout11 h11-incomplete-bundle-002 and -008
         ("An exception of type 'System.DllNotFoundException' occurred in SkiaSharp.dll", (126, None, None)),
         ("ImportError: failed to find libmagic", (126, "libmagic.dll", None)),
+        # corpus/reports rep-arch-mismatch-1208: a wrapped line's space inside the Chinese message
+        (
+            "PHP Startup: Unable to load dynamic library 'D:\\php\\ext\\php_tonyenc.dll' - %1 不是有效的 Win32 应用程 序。",
+            (193, "php_tonyenc.dll", None),
+        ),
+        # corpus/reports rep-broken-release-1212 and rep-dll-shadowing-1209
+        ("importing skcuda.linalg raises `OSError: cublas library not found`.", (126, None, None)),
+        ("[Lora_v2 branch] entry point not found", (127, None, None)),
         # corpus/heldout11 h11-dll-shadowing-004: the pop-up's title at the start of a line
         ("EntryPoint Not Found when using MingW-w64 GCC compilers", (127, None, None)),
         # corpus/heldout6 h6-dll-shadowing-001, h6-conda-not-activated-005, h6-search-path-py38-008, and
@@ -1000,6 +1008,15 @@ def test_a_native_programs_error_gets_no_cause_only_python_can_have(rule_set: Ru
         ("There is an error if the PC doesn't have VCOMP120.DLL.", "vcomp120.dll"),
         ("compilation was successful but on testing got an error (libstdc++-6.dll)", "libstdc++-6.dll"),
         ("System cant find MSVCP140.dll, VCRUNTIME140.dll, MSVCP140_1.dll.", "msvcp140.dll"),
+        # corpus/reports rep-incomplete-bundle-1208, rep-corrupt-file-1208, rep-nonascii-path-1206 and
+        # rep-cudnn-zlib-missing-1202 (Chinese, Russian misspelt, Java without its colon, Japanese)
+        ("找不到python38.dll\n下载python38.dll放到文件夹内也启动不了", "python38.dll"),
+        ("Запуск программы невозможен, так как на компьютере отсутсвует cygwin1.dll", "cygwin1.dll"),
+        (
+            "java.lang.UnsatisfiedLinkError EffekseerNativeForJava.dll: Can't find dependent libraries",
+            "effekseernativeforjava.dll",
+        ),
+        ("必要な動的ライブラリ(zlibwapi.dll)が不足してしまい、音声合成に失敗します。", "zlibwapi.dll"),
     ],
 )
 def test_a_missing_dll_told_in_other_words(text: str, dll: str, rule_set: RuleSet) -> None:

@@ -93,7 +93,9 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # bitness ("Can't load AMD 64-bit .dll on a IA 32-bit platform").
     (
         "load-library",
-        fact_pattern(r"UnsatisfiedLinkError: (?P<path>" + PATH + r"\.dll): Can't find dependent libraries"),
+        fact_pattern(
+            r"UnsatisfiedLinkError:?\s+(?P<path>" + PATH + r"\.dll): Can't find dependent libraries"
+        ),
         {"code": 126},
     ),
     # ... or only named, in a title: "UnsatisfiedLinkError for JNA on startup" (not "UnsatisfiedLinkError.class")

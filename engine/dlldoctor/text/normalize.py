@@ -26,6 +26,9 @@ _CP1252_BYTE = {
 # written in capitals, as DLL names are and SQL scripts' "schema.ddl" are not.
 _DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_-]{0,62}[0-9]|[A-Z][A-Z0-9_]{1,63})\.ddl\b", re.IGNORECASE)
 _DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b", re.IGNORECASE)
+# A space that a wrapped line left between two Chinese or Japanese characters ("应用程 序"), which never
+# separate words: a message's words are matched without it.
+_CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff]) (?=[\u3040-\u30ff\u4e00-\u9fff])")
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"})
 
 
@@ -70,6 +73,7 @@ def normalize_text(raw: str) -> str:
             if ch in text:
                 text = text.replace(ch, " ")
         text = unicodedata.normalize("NFKC", text)
+        text = _CJK_SPACE.sub("", text)
     return text
 
 

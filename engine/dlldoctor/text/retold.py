@@ -78,6 +78,18 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
+    # a DLL said not to be found in Chinese, right before its name: "找不到python38.dll" ("缺少 X.dll" is prose)
+    ("retold", fact_pattern(r"找不到\s*[\"'`“]?(?P<dll>" + DLL_NAME + r")\b"), {"code": 126}),
+    # a CUDA library a binding looked for by name: skcuda's "OSError: cublas library not found"
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:cublas|cudart|cufft|curand|cusolver|cusparse|nvrtc|cudnn|nvcuda) librar(?:y|ies) not found\b"
+        ),
+        {"code": 126},
+    ),
+    # "entry point not found" as a short title of its own: "[Lora_v2 branch] entry point not found"
+    ("retold", fact_pattern(r"(?m)^[^\r\n]{0,40}\bentry ?point not found[ \t.!]*$"), {"code": 127}),
     # Qt's platform plugin ("windows" is qwindows.dll) failing to load, most often because of the DLLs it needs
     (
         "retold",

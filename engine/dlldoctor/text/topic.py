@@ -24,13 +24,13 @@ _AFTER_NAME = (
     r"(?:does not|doesn't|doesnt) exist|"
     r"(?:fails|failed) to load|not loading|(?:was |got |is )?(?:quarantined|caught) "
     r"(?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender)|not (?:in|on) (?:my|your|this|the) (?:pc|computer|machine)|"
-    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません)"
+    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません|が見つから|が不足|がありません|が存在しません)"
 )
 _BEFORE_NAME = (
     r"(?:missing|(?:can't|cant|cannot|could not|couldn't|unable to|fail(?:s|ed)? to) (?:find|load|locate)|"
     r"error loading|\bnot found:?|(?:doesn't|does not|don't|do not) have|error \(|"
     r"no (?:se )?encuentra(?: la librería| el archivo| la biblioteca)?|não (?:foi )?encontrad[oa]|"
-    r"introuvable|nicht gefunden|не найден[аоы]?|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败)"
+    r"introuvable|nicht gefunden|не найден[аоы]?|отсутс?т?вует|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败)"
 )
 _NAMED = fact_pattern(
     r"(?:(?P<dll>"
