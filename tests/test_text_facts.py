@@ -750,6 +750,22 @@ def test_plug_in_hosts_and_pop_up_titles(
         # corpus/reports rep-incomplete-bundle-1104 and h5-vcredist-missing-002: a DLL's name mistyped
         ("because SSLEAY32.ddl was not found.", "because SSLEAY32.dll was not found."),
         ("VCRUNTIME140.ddl not found", "VCRUNTIME140.dll not found"),
+        # corpus/heldout7 h7-arch-mismatch-005: Russian cp1251 printed to a cp866 console, and the same for
+        # French and Spanish in cp850 (composed from Windows' own messages)
+        (
+            "ImportError: DLL load failed: ═х эрщфхэ єърчрээ√щ ьюфєы№.",
+            "ImportError: DLL load failed: Не найден указанный модуль.",
+        ),
+        (
+            "ImportError: DLL load failed: Le module spÚcifiÚ est introuvable.",
+            "ImportError: DLL load failed: Le module spécifié est introuvable.",
+        ),
+        ("No se puede encontrar el m¾dulo especificado.", "No se puede encontrar el módulo especificado."),
+        # Russian and Latin text that is no mojibake stays
+        (
+            "ImportError: DLL load failed: Не найден указанный модуль.",
+            "ImportError: DLL load failed: Не найден указанный модуль.",
+        ),
         # corpus/heldout6 h6-arch-mismatch-002: Python's words mistyped
         (
             "Getting DDL load failed Errors when trying to import Open3D",

@@ -29,6 +29,15 @@ _DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b", re.IGNORECASE)
 # A space that a wrapped line left between two Chinese or Japanese characters ("应用程 序"), which never
 # separate words: a message's words are matched without it.
 _CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff]) (?=[\u3040-\u30ff\u4e00-\u9fff])")
+# A Windows message in the ANSI code page printed to a console in the OEM one: Russian cp1251 shown as cp866
+# ("═х эрщфхэ єърчрээ√щ ьюфєы№" for "Не найден указанный модуль"), Western cp1252 as cp850 ("spÚcifiÚ"). A line is
+# read back only when the repaired line holds a word of the loader's messages that the line itself does not.
+_OEM_CODE_PAGES = (
+    ("cp866", "cp1251", re.compile(r"модул|процедур|приложени|библиотек|найден", re.IGNORECASE)),
+    ("cp850", "cp1252", re.compile(r"spécifié|procédure|módulo|vínculos|dinámic", re.IGNORECASE)),
+)
+_OEM_HINT = re.compile("[\u2500-\u25a0\u0400-\u04ff\u00a0-\u00ff\u2219\u221a\u2116]")
+_OEM_LINE = 2_000  # characters: longer lines are no console message
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"})
 
 
@@ -50,6 +59,8 @@ def normalize_text(raw: str) -> str:
     text = raw.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     if not text.isascii() and _MOJIBAKE.search(text):
         text = _MOJIBAKE.sub(_repair_mojibake, text)
+    if not text.isascii() and _OEM_HINT.search(text):
+        text = _repair_oem(text)
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if "\\u" in text:
@@ -75,6 +86,23 @@ def normalize_text(raw: str) -> str:
         text = unicodedata.normalize("NFKC", text)
         text = _CJK_SPACE.sub("", text)
     return text
+
+
+def _repair_oem(text: str) -> str:
+    """Each line that reads as a loader's message once its OEM code page is turned back into the ANSI one."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines[:10_000]):
+        if line.isascii() or len(line) > _OEM_LINE or not _OEM_HINT.search(line):
+            continue
+        for oem, ansi, words in _OEM_CODE_PAGES:
+            try:
+                fixed = line.encode(oem).decode(ansi)
+            except (UnicodeEncodeError, UnicodeDecodeError):
+                continue
+            if words.search(fixed) and not words.search(line):
+                lines[i] = fixed
+                break
+    return "\n".join(lines)
 
 
 def _repair_mojibake(m: re.Match[str]) -> str:
