@@ -84,8 +84,16 @@ def normalize_text(raw: str) -> str:
             if ch in text:
                 text = text.replace(ch, " ")
         text = unicodedata.normalize("NFKC", text)
-        text = _CJK_SPACE.sub("", text)
+        if _CJK_SPACE.search(text):
+            text = _CJK_SPACE.sub(_cjk_space, text)
     return text
+
+
+def _cjk_space(m: re.Match[str]) -> str:
+    """The space between two CJK characters dropped, unless it is inside a path ("C:\\Users\\张 三\\")."""
+    text = m.string
+    start = max(text.rfind(" ", 0, m.start()), text.rfind("\n", 0, m.start()), text.rfind("\t", 0, m.start()))
+    return " " if any(sep in text[start + 1 : m.start()] for sep in ("\\", "/")) else ""
 
 
 def _repair_oem(text: str) -> str:

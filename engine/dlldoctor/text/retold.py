@@ -78,8 +78,9 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
-    # a DLL said not to be found in Chinese, right before its name: "找不到python38.dll" ("缺少 X.dll" is prose)
-    ("retold", fact_pattern(r"找不到\s*[\"'`“]?(?P<dll>" + DLL_NAME + r")\b"), {"code": 126}),
+    # a DLL said not to be found in Chinese, at the start of a line, as a title says it: "找不到python38.dll"
+    # ("缺少 X.dll" is prose; "如果找不到 X.dll，请…" is a FAQ's condition)
+    ("retold", fact_pattern(r"(?m)^[ \t]*找不到\s*[\"'`“]?(?P<dll>" + DLL_NAME + r")\b"), {"code": 126}),
     # a CUDA library a binding looked for by name: skcuda's "OSError: cublas library not found"
     (
         "retold",
@@ -88,8 +89,6 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 126},
     ),
-    # "entry point not found" as a short title of its own: "[Lora_v2 branch] entry point not found"
-    ("retold", fact_pattern(r"(?m)^[^\r\n]{0,40}\bentry ?point not found[ \t.!]*$"), {"code": 127}),
     # Qt's platform plugin ("windows" is qwindows.dll) failing to load, most often because of the DLLs it needs
     (
         "retold",
@@ -105,8 +104,15 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"\bno pq wrapper available\b|\blibpq library not found\b"),
         {"dll": "libpq.dll"},
     ),
-    # 0xc000007b with a zero too few or too many, as it is retyped: "Application unable to start correctly 0xc00007b"
-    ("code-mention", fact_pattern(r"\b0xc0{4}7b\b|\b0xc0{6}7b\b"), {"code": 0xC000007B}),
+    # 0xc000007b with a zero too few, retyped in the pop-up's words: "Application unable to start correctly 0xc00007b"
+    (
+        "code-mention",
+        fact_pattern(
+            r"(?:start(?:ed)? correctly|unable to start|cannot start|can't start)[^\r\n]{0,20}?\(?0xc0{4}7b\b|"
+            r"\(0xc0{4}7b\)"
+        ),
+        {"code": 0xC000007B},
+    ),
     # .NET's exception named alone: "An exception of type 'System.DllNotFoundException' occurred in SkiaSharp.dll",
     # "异常信息: System.DllNotFoundException"
     (
@@ -120,9 +126,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # chromaprint's "ImportError: couldn't find libchromaprint"; a title's "python38.dll conflicts with this version"
     (
         "retold",
-        fact_pattern(
-            r"ImportError: (?:failed to|couldn'?t|could not|cannot|unable to) find (?P<bare>lib\w+)"
-        ),
+        fact_pattern(r"ImportError: (?:failed to|couldn'?t|could not|cannot|unable to) find lib\w+"),
         {"code": 126},
     ),
     ("retold", fact_pattern(r"\b(?P<dll>python\d+\.dll) conflicts with this ver\w{2,5} of Python"), {}),
@@ -144,11 +148,15 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # WindowsError retyped: "windowserror ERROR 126"
     (
         "code-mention",
-        fact_pattern(r"\bwindows ?error\b[\s:\[(]{0,3}(?:error\s*)?(?P<code>126|127|193|1114|1455)\b"),
+        fact_pattern(r"\bwindows ?error\b[\s:\[(]{0,3}error\s*(?P<code>126|127|193|1114|1455)\b"),
         {},
     ),
     # the title of the pop-up with its program: "python(w).exe - Entry Point Not Found"
-    ("retold", fact_pattern(r"[\w()]+\.exe\s*-\s*(?-i:Entry ?Point Not Found)"), {"code": 127}),
+    (
+        "retold",
+        fact_pattern(r"(?m)^[ \t\"'`]*[\w()]+\.exe\s*-\s*(?-i:Entry ?Point Not Found)"),
+        {"code": 127},
+    ),
     # the 1114 and 127 messages shortened: "DLL initialization routine failed", "entry point ... not found"
     ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
     (
@@ -205,7 +213,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"(?m)^[ \t\"'`#*]*(?-i:Entry ?Point Not Found)(?:[ \t.!]*$|:|[ \t]+(?:when|while|on|after|with|"
+            r"(?m)^[ \t\"'`*]*(?-i:Entry ?Point Not Found)(?:[ \t.!]*$|[ \t]+(?:when|while|on|after|with|"
             r"dialog|pop-?up)\b)"
         ),
         {"code": 127},

@@ -24,7 +24,7 @@ _AFTER_NAME = (
     r"(?:does not|doesn't|doesnt) exist|"
     r"(?:fails|failed) to load|not loading|(?:was |got |is )?(?:quarantined|caught) "
     r"(?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender)|not (?:in|on) (?:my|your|this|the) (?:pc|computer|machine)|"
-    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません|が見つから|が不足|がありません|が存在しません)"
+    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません|が見つから|が不足|がありません|が存在しません|отсутс?т?вует)"
 )
 _BEFORE_NAME = (
     r"(?:missing|(?:can't|cant|cannot|could not|couldn't|unable to|fail(?:s|ed)? to) (?:find|load|locate)|"
