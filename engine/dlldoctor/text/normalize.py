@@ -38,6 +38,7 @@ _OEM_CODE_PAGES = (
 )
 _OEM_HINT = re.compile("[\u2500-\u25a0\u0400-\u04ff\u00a0-\u00ff\u2219\u221a\u2116]")
 _OEM_LINE = 2_000  # characters: longer lines are no console message
+_PATH_WINDOW = 260  # characters looked back from a space between CJK characters for a path's separator
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"})
 
 
@@ -91,9 +92,10 @@ def normalize_text(raw: str) -> str:
 
 def _cjk_space(m: re.Match[str]) -> str:
     """The space between two CJK characters dropped, unless it is inside a path ("C:\\Users\\张 三\\")."""
-    text = m.string
-    start = max(text.rfind(" ", 0, m.start()), text.rfind("\n", 0, m.start()), text.rfind("\t", 0, m.start()))
-    return " " if any(sep in text[start + 1 : m.start()] for sep in ("\\", "/")) else ""
+    text, end = m.string, m.start()
+    lo = max(0, end - _PATH_WINDOW)  # a bounded look back: a path's part is no longer than MAX_PATH
+    start = max(text.rfind(" ", lo, end), text.rfind("\n", lo, end), text.rfind("\t", lo, end), lo - 1)
+    return " " if any(sep in text[start + 1 : end] for sep in ("\\", "/")) else ""
 
 
 def _repair_oem(text: str) -> str:
