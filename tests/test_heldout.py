@@ -201,9 +201,31 @@ def confident(report: Report, at_least: float = 0.8) -> str:
     return f"first cause at {at_least:.0%} or more: {right} of {len(sure)} right ({share})"
 
 
+def batch_folder(number: int) -> Path:
+    return ROOT / "corpus" / f"heldout{number}"
+
+
+def overlaps_with_earlier(number: int) -> list[str]:
+    """Ids of ``corpus/heldout<number>`` cases shared with the corpus, corpus/heldout, every batch from heldout2 up
+    to the one before it, or corpus/reports (see :func:`overlaps`)."""
+    earlier = [batch_folder(n) for n in range(2, number)]
+    return overlaps(batch_folder(number), CORPUS, HELDOUT, *earlier, ROOT / "corpus" / "reports")
+
+
+def shown_batch_figures(
+    name: str, number: int, rule_set: RuleSet, capsys: pytest.CaptureFixture[str]
+) -> Report:
+    """A numbered batch's figures printed (:func:`shown_blind_figures`), then those of its Python reports and of its
+    texts that quote the error (:func:`shown_subset_figures`)."""
+    folder = batch_folder(number)
+    report = shown_blind_figures(name, folder, rule_set, capsys)
+    shown_subset_figures(report, folder, capsys)
+    return report
+
+
 def shown_subset_figures(report: Report, folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Print a scored batch's figures again for its Python reports (no `scope:`, or `scope: python`) and for its texts that quote
-    the error (`text_kind: paste`), aggregates only."""
+    """Print a scored batch's figures again for its Python reports (no `scope:`, or `scope: python`) and for its
+    texts that quote the error (`text_kind: paste`), aggregates only."""
     items = batch_items(folder)
     python = [r for r in report.results if items[r.case.id].get("scope") in (None, "python")]
     pasted = [r for r in report.results if items[r.case.id].get("text_kind") == "paste"]

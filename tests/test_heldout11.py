@@ -7,43 +7,21 @@ the eighth round (diagnose/priors_build.py), so the figures it prints now are in
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from test_heldout import CORPUS, HELDOUT, batch_items, overlaps, shown_blind_figures, shown_subset_figures
+from test_heldout import batch_folder, batch_items, overlaps_with_earlier, shown_batch_figures
 
 from dlldoctor.kb.ruleset import RuleSet
 
-ROOT = Path(__file__).resolve().parents[1]
-BATCHES = [
-    ROOT / "corpus" / name
-    for name in (
-        "heldout2",
-        "heldout3",
-        "heldout4",
-        "heldout5",
-        "heldout6",
-        "heldout7",
-        "heldout8",
-        "heldout9",
-        "heldout10",
-        "reports",
-    )
-]
-HELDOUT11 = ROOT / "corpus" / "heldout11"
-
 
 def test_eleventh_batch_shares_nothing_with_the_other_corpora() -> None:
-    assert overlaps(HELDOUT11, CORPUS, HELDOUT, *BATCHES) == []
+    assert overlaps_with_earlier(11) == []
 
 
 def test_eleventh_batch_says_what_each_text_is() -> None:
-    items = batch_items(HELDOUT11)
+    items = batch_items(batch_folder(11))
     assert len(items) >= 70  # short of 80: the stored threads are nearly all taken
     assert {str(i.get("text_kind")) for i in items.values()} == {"paste", "title"}
 
 
 def test_eleventh_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
-    report = shown_blind_figures("eleventh", HELDOUT11, rule_set, capsys)
-    shown_subset_figures(report, HELDOUT11, capsys)
-    assert report.overall.cases >= 65
+    assert shown_batch_figures("eleventh", 11, rule_set, capsys).overall.cases >= 65

@@ -6,46 +6,22 @@ aggregates only); nobody changes rules because of it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from test_heldout import CORPUS, HELDOUT, batch_items, overlaps, shown_blind_figures, shown_subset_figures
+from test_heldout import batch_folder, batch_items, overlaps_with_earlier, shown_batch_figures
 
 from dlldoctor.kb.ruleset import RuleSet
 
-ROOT = Path(__file__).resolve().parents[1]
-BATCHES = [
-    ROOT / "corpus" / name
-    for name in (
-        "heldout2",
-        "heldout3",
-        "heldout4",
-        "heldout5",
-        "heldout6",
-        "heldout7",
-        "heldout8",
-        "heldout9",
-        "heldout10",
-        "heldout11",
-        "heldout12",
-        "reports",
-    )
-]
-HELDOUT13 = ROOT / "corpus" / "heldout13"
-
 
 def test_thirteenth_batch_shares_nothing_with_the_other_corpora() -> None:
-    assert overlaps(HELDOUT13, CORPUS, HELDOUT, *BATCHES) == []
+    assert overlaps_with_earlier(13) == []
 
 
 def test_thirteenth_batch_says_what_each_text_is() -> None:
-    items = batch_items(HELDOUT13)
+    items = batch_items(batch_folder(13))
     assert len(items) >= 80
     assert {str(i.get("text_kind")) for i in items.values()} <= {"paste", "title", "prose"}
     assert {str(i.get("scope")) for i in items.values()} == {"python", "non-python"}
 
 
 def test_thirteenth_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
-    report = shown_blind_figures("thirteenth", HELDOUT13, rule_set, capsys)
-    shown_subset_figures(report, HELDOUT13, capsys)
-    assert report.overall.cases >= 75
+    assert shown_batch_figures("thirteenth", 13, rule_set, capsys).overall.cases >= 75

@@ -6,41 +6,21 @@ prints now are in-sample; scripts/measure.py --loo gives the leave-one-out ones.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from test_heldout import CORPUS, HELDOUT, batch_items, overlaps, shown_blind_figures, shown_subset_figures
+from test_heldout import batch_folder, batch_items, overlaps_with_earlier, shown_batch_figures
 
 from dlldoctor.kb.ruleset import RuleSet
 
-ROOT = Path(__file__).resolve().parents[1]
-BATCHES = [
-    ROOT / "corpus" / name
-    for name in (
-        "heldout2",
-        "heldout3",
-        "heldout4",
-        "heldout5",
-        "heldout6",
-        "heldout7",
-        "heldout8",
-        "reports",
-    )
-]
-HELDOUT9 = ROOT / "corpus" / "heldout9"
-
 
 def test_ninth_batch_shares_nothing_with_the_other_corpora() -> None:
-    assert overlaps(HELDOUT9, CORPUS, HELDOUT, *BATCHES) == []
+    assert overlaps_with_earlier(9) == []
 
 
 def test_ninth_batch_says_what_each_text_is() -> None:
-    items = batch_items(HELDOUT9)
+    items = batch_items(batch_folder(9))
     assert len(items) >= 80
     assert {str(i.get("text_kind")) for i in items.values()} == {"paste", "title"}
 
 
 def test_ninth_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
-    report = shown_blind_figures("ninth", HELDOUT9, rule_set, capsys)
-    shown_subset_figures(report, HELDOUT9, capsys)
-    assert report.overall.cases >= 80
+    assert shown_batch_figures("ninth", 9, rule_set, capsys).overall.cases >= 80
