@@ -522,4 +522,4 @@ def test_causes_only_python_can_have_must_be_categories(tmp_path: Path) -> None:
     (root / "data" / "causes.yaml").write_text(causes.replace(", no-such-cause", ""), encoding="utf-8")
     rule_set, problems = lint_rule_set(root)
     assert problems == [] and rule_set is not None
-    assert rule_set.python_only == frozenset({"store-python"})
+    assert rule_set.ruled_out_by(("native-program",)) == frozenset({"store-python"})

@@ -1009,7 +1009,7 @@ def test_a_native_programs_error_gets_no_cause_only_python_can_have(rule_set: Ru
     python = facts(
         "ImportError: DLL load failed while importing _x: The specified module could not be found.", rule_set
     )
-    only = rule_set.python_only
+    only = rule_set.ruled_out_by(("native-program",))
     assert "search-path-py38" in only and "store-python" in only
     assert {d.rule.category for d in diagnose(native, rule_set)} & only == set()
     assert {d.rule.category for d in diagnose(python, rule_set)} & only

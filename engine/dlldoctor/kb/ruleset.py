@@ -59,11 +59,6 @@ class RuleSet:
     # derived fact -> the causes it rules out as candidates of the priors (data/causes.yaml `ruled_out_by`)
     ruled_out: tuple[tuple[str, frozenset[str]], ...] = ()
 
-    @property
-    def python_only(self) -> frozenset[str]:
-        """The causes only a Python process can have: never a candidate for a native program's error."""
-        return self.ruled_out_by(("native-program",))
-
     def ruled_out_by(self, derived: Iterable[str]) -> frozenset[str]:
         """The causes that these derived facts of a text rule out."""
         table = dict(self.ruled_out)
