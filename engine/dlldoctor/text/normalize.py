@@ -71,9 +71,8 @@ def normalize_text(raw: str) -> str:
         text = _LITERAL_NEWLINE.sub("\n", text)
     if "\\x" in text and "\\\\" not in text and _X_RUN.search(text[:1_000_000]):
         text = _unescape_bytes(text)
-    if "ddl" in text.lower():
+    if "ddl" in text.lower():  # one lowering of the text for both typos
         text = _DDL_LOAD_TYPO.sub("DLL load failed", text)
-    if ".ddl" in text.lower():
         text = _DDL_TYPO.sub(_dll_for_ddl, text)
     # Backslashes doubled (repr of a Windows path) or quadrupled (repr of a repr).
     while "\\\\" in text:
