@@ -601,14 +601,14 @@ def test_markdown_dict_and_log_line_pastes(text: str, module: str, rule_set: Rul
             "cannot load library 'libcairo-2.dll': error 0x7e",
             126,
             "libcairo-2.dll",
-            ["ctypes", "ctypes", "ctypes"],
+            ["ctypes", "code-mention", "ctypes", "code-mention", "ctypes"],
         ),
         # Kozea/WeasyPrint#1240: the DLL found but one of its imports missing (0x7f = 127)
         (
             "cannot load library 'C:\\msys64\\mingw64\\bin\\libcairo-2.dll': error 0x7f",
             127,
             "libcairo-2.dll",
-            ["ctypes"],
+            ["code-mention", "ctypes"],
         ),
         # Kozea/CairoSVG#84: only the names tried, no file
         ("OSError: dlopen() failed to load a library: cairo / cairo-2", 126, None, ["ctypes"]),

@@ -29,6 +29,8 @@ PRIOR_CORPORA = (
     "corpus/heldout9",
     "corpus/heldout10",
     "corpus/heldout11",
+    "corpus/heldout12",
+    "corpus/heldout13",
     "corpus/reports",
 )
 OUTSIDE = "other"

@@ -17,6 +17,7 @@ from dlldoctor.kb.messages import Messages
 from dlldoctor.kb.model import format_code
 from dlldoctor.kb.patterns import compile_pattern
 from dlldoctor.kb.releases import Release, Releases
+from dlldoctor.text.bindings import BINDINGS
 from dlldoctor.text.derived import derive
 from dlldoctor.text.encoding import script_language
 from dlldoctor.text.locations import locate
@@ -252,7 +253,7 @@ def _message_events(t: ScannedText, messages: Messages) -> Iterator[ErrorEvent]:
 
 
 def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
-    for kind, pattern, extra in (*SHAPES, *NATIVE, *RETOLD):
+    for kind, pattern, extra in (*SHAPES, *NATIVE, *BINDINGS, *RETOLD):
         for m in t.finditer(pattern):
             path = _group(m, "path")
             dll = extra.get("dll") or _dll_from_path(_group(m, "dll")) or _dll_from_path(path)

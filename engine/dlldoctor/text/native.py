@@ -12,9 +12,13 @@ from typing import Any
 from dlldoctor.text.shapes import DLL_NAME, PATH, RPATH, FactPattern, fact_pattern
 
 # A process's exit by its NTSTATUS name, as a runner reports it (not a function's return value in docs or tests).
-_STATUS_NAMED = (
-    r"(?:\bexited with|\bexit code:?\s*(?:0x[0-9a-f]{{8}},?\s*)?|\bterminated with)\s*\(?STATUS_{name}\b"
+_STATUS_NAMED = r"(?:\bexited with|\bexit code:?\s*(?:0x[0-9a-f]{{8}},?\s*)?|\bterminated with)\s*\(?STATUS_{name}\b"  # A loader code in hexadecimal after the word for an error ("DLL Error 0x7e", "错误代码：0000007E") or in brackets
+# ("(0000007E)"); the doubled braces are str.format's.
+_HEX_CODE = (
+    r"(?:\b(?:dll )?error(?: code)?|\bcode|报错|错误(?:代码)?|錯誤(?:代碼)?)(?: is)?[ \t:：=]*(?:0x0{{0,6}}|0{{4,6}}){low}\b|"
+    r"\((?:0x)?0{{4,6}}{low}\)"
 )
+
 NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # Electron's and other loaders' "Library file not found: C:\\...\\libfoo_amd64.dll"
     (
@@ -50,10 +54,10 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 193},
     ),
     # the loader's codes in hexadecimal, as plug-in hosts print them: "DLL Error 0x7e", "couldn't load plugin
-    # (0000007E)"
-    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}7e\b|\((?:0x)?0{4,6}7E\)"), {"code": 126}),
-    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}7f\b|\((?:0x)?0{4,6}7F\)"), {"code": 127}),
-    ("code-mention", fact_pattern(r"\bdll error:? 0x0{0,6}c1\b|\((?:0x)?0{4,6}C1\)"), {"code": 193}),
+    # (0000007E)", "报错 0000007E：找不到指定模块", "error code 0x0000007E"
+    ("code-mention", fact_pattern(_HEX_CODE.format(low="7e")), {"code": 126}),
+    ("code-mention", fact_pattern(_HEX_CODE.format(low="7f")), {"code": 127}),
+    ("code-mention", fact_pattern(_HEX_CODE.format(low="c1")), {"code": 193}),
     # .NET: a BadImageFormatException's "An attempt was made to load a program with an incorrect format"
     # (ERROR_BAD_FORMAT, 11) is most often a DLL of the other bitness, like 193; the HRESULTs of the loader's codes
     # as .NET's exceptions print them.
@@ -104,7 +108,8 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"(?m)UnsatisfiedLinkError: no [\w.+-]{1,80} in java\.library\.path(?:[ \t]*$|[^:\r\n]|: ?\[?[A-Za-z]:)"
+            r"(?m)UnsatisfiedLinkError: no (?:[\w.+-]{1,80}|(?P<path>[A-Za-z]:[\\/][^\r\n]{1,200}?\.dll)) in java\.library\.path"
+            r"(?:[ \t]*$|[^:\r\n]|: ?\[?[A-Za-z]:)"
         ),
         {"code": 126},
     ),

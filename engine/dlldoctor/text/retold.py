@@ -18,8 +18,8 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\b(?:failed|fails|unable|cannot|can't|cant|can not|could not|couldn't|error|problem)(?: to)? "
-            r"(?:load|loading|locate|locating|find|finding)\b[^\r\n]{0,60}?[\\/\s\"'`:(]"
+            r"\b(?:failed|fails|unable|cannot|can't|cant|can not|could not|couldn't|could't|coudn't|couldnt|error|problem)"
+            r"(?: to)? (?:load|loading|locate|locating|find|finding)\b[^\r\n]{0,60}?[\\/\s\"'`:(]"
             r"(?P<dll>" + DLL_NAME + r")\b"
         ),
         {},
@@ -157,12 +157,33 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"(?m)^[ \t\"'`]*[\w()]+\.exe\s*-\s*(?-i:Entry ?Point Not Found)"),
         {"code": 127},
     ),
+    # the Windows 10 pop-up retyped: "The code execution can't proceed because VCRUNTIME140_1.dll wasn't found"
+    (
+        "retold",
+        fact_pattern(
+            r"\bcode execution (?:cannot|can't|can not|could not|couldn't) (?:proceed|continue) because [\"'`]?"
+            r"(?P<dll>"
+            + DLL_NAME
+            + r")[\"'`]? (?:was not|wasn't|was|is not|isn't|could not be|couldn't be|cannot be"
+            r"|can't be) found\b"
+        ),
+        {"code": 126},
+    ),
+    # "Entry point of ProcessPrng can't be found on bcryptprimitives.dll"
+    (
+        "retold",
+        fact_pattern(
+            r"\bentry point (?:of |for )?[\"'`]?(?P<symbol>[A-Za-z_?@$][\w@?$]*)[\"'`]? (?:can't|cannot|could not|"
+            r"couldn't) be (?:found|located) (?:on|in) [\"'`]?(?P<dll>" + DLL_NAME + r")\b"
+        ),
+        {"code": 127},
+    ),
     # the 1114 and 127 messages shortened: "DLL initialization routine failed", "entry point ... not found"
     ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
     (
         "retold",
         fact_pattern(
-            r"\bprocedure entry point\b[^\r\n]{0,200}?\b(?:could not be located|not\s+found)\b"
+            r"\bprocedure entry point\b[^\r\n]{0,200}?\b(?:could not? be located|not\s+found)\b"
             r"|\bentry point\b[^\r\n]{0,200}?\bcould not be located in the dynamic link library\b"
             r"|\bentry point [A-Za-z_?@$][\w@?$]* could not be located\b|\bentry point of the procedure\b"
         ),

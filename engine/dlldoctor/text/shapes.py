@@ -103,7 +103,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"(?:Error loading|Failed to load) .ython DLL:? '?(?P<path>" + RPATH + r")'?\.?(?:\s|$)"
+            r"(?:Error loading|Failed to load) .ython DLL:? '?(?P<path>" + RPATH + r")'?\.?[`\"]?(?:\s|$)"
         ),
         {"leaf": True},
     ),
@@ -178,7 +178,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? failed(?: with error| with code|, error)?:? (?P<code>\d+)"
+            r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? failed(?: with error| with code|, error)?:? (?P<code>0x[0-9a-f]{1,8}\b|\d+)"
         ),
         {},
     ),

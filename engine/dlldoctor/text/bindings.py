@@ -1,0 +1,67 @@
+"""Libraries' own words for a native library they could not load: Paddle's third-party libraries, a binding's
+"assimp library not found", and the loader's codes as such messages print them ("Error code: 126").
+
+Each is read like a shape of :mod:`dlldoctor.text.shapes` (same kinds, same groups).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dlldoctor.text.shapes import DLL_NAME, FactPattern, fact_pattern
+
+# A Python exception's head: "ImportError: ", "OSError: ", "pyassimp.errors.AssimpError: ".
+_RAISED = r"\b(?:[\w.]*Error|[\w.]*Exception): "
+_LIBRARY = r"(?:shared |dynamic |native |c |dll )?librar(?:y|ies)"
+
+BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
+    # Paddle's dynamic loader: "The third-party dynamic library (cudnn64_7.dll) that Paddle depends on is not
+    # configured correctly. (error code is 126)"
+    (
+        "load-library",
+        fact_pattern(
+            r"third-party dynamic library \((?P<dll>"
+            + DLL_NAME
+            + r")\) that Paddle depends on is not configured"
+            r"(?: correctly\.? ?\(error code is (?P<code>\d{1,5})\))?"
+        ),
+        {"leaf": True},
+    ),
+    # a binding that looked for its library by name and found none: "AssimpError: assimp library not found",
+    # "ImportError: MagickWand shared library not found.", "ImportError: Couldn't find the FluidSynth library."
+    (
+        "retold",
+        fact_pattern(
+            _RAISED
+            + r"(?:the )?[\w.+-]{2,40} "
+            + _LIBRARY
+            + r" (?:was |were |is |are )?not found\b|"
+            + _RAISED
+            + r"(?:couldn'?t|could not|cannot|can'?t|unable to|failed to) (?:find|locate|load) (?:the )?"
+            r"[\w.+-]{2,40} " + _LIBRARY + r"\b"
+        ),
+        {"code": 126},
+    ),
+    # the loader's code after a DLL's failure, as a program prints it: "Couldn't load xaudio_2.8.dll Error code:
+    # 126", "failed to load foo.dll, error code is 193" (only the loader's codes: any program has an "error code")
+    (
+        "code-mention",
+        fact_pattern(
+            r"\.dll\b[^\r\n]{0,40}?\berror code(?: is)?[ \t:=]*(?P<code>126|127|193|1114|1455|4551|14001)\b"
+        ),
+        {},
+    ),
+    # ... or as a title or a launcher writes it, with no DLL: "error 126 when including in Standalone", "an error 193
+    # occurred". Not make's "[all] Error 126" or a shell's "Error code [126]" (a command it could not run), not a
+    # code in quotes (a question about it), not 127 (a shell's "command not found") and not 1114 (MySQL's "ERROR
+    # 1114 (HY000)").
+    (
+        "code-mention",
+        fact_pattern(
+            r"(?m)(?:^|[^\]\s])[ \t]*\berror(?: code)?(?: is)?[ \t:=]*(?P<code>126|193|4551)(?:[^\w.\]\"'`]|\.(?:\s|$)|$)"
+        ),
+        {},
+    ),
+    # the loader's 126 in Chinese without its "的": "报错 0000007E：找不到指定模块"
+    ("code-mention", fact_pattern(r"找不到指定模[块組]"), {"code": 126}),
+)
