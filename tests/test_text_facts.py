@@ -832,6 +832,17 @@ def test_a_message_the_reporter_translated(text: str, code: int, rule_set: RuleS
             "it wants cuda 12 but i have cuda 13",
             [],
         ),
+        # the DLL of the one CUDA the text names: missing from the search path, no other version wanted
+        (
+            "faster_whisper\\transcribe.py\nRuntimeError: Library cublas64_12.dll is not found or cannot be loaded\n"
+            "I have CUDA 12.4 installed",
+            ["cuda-version-agrees"],
+        ),
+        # before CUDA 11 the name holds the minor version too: cudart64_100.dll is 10.0, not the 10.1 installed
+        (
+            "ImportError: Could not find 'cudart64_100.dll'.\n- CUDA/cuDNN version: CUDA 10.1 / cuDNN 10.1",
+            [],
+        ),
     ],
 )
 def test_facts_reasoned_from_two_others(text: str, derived: list[str], rule_set: RuleSet) -> None:

@@ -51,6 +51,10 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
                 "扩展模块或 wheel 的标签对应另一个 Python 版本",
                 "an extension or wheel is tagged for another Python",
             ),
+            "cuda-version-agrees": (
+                "CUDA DLL 的主版本与文本中安装的 CUDA 相同",
+                "the CUDA DLL's major version is that of the CUDA installed",
+            ),
             "cuda-version-differs": (
                 "CUDA DLL 的主版本与文本中安装的 CUDA 不同",
                 "the CUDA DLL's major version differs from the CUDA installed",

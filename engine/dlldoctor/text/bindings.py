@@ -27,6 +27,14 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"leaf": True},
     ),
+    # cuDNN's loader, its first sentence left out: "Please make sure cudnn_ops_infer64_8.dll is in your library path!";
+    # JPype finding no Java VM: "No JVM shared library file (jvm.dll) found"
+    (
+        "retold",
+        fact_pattern(r"\bPlease make sure (?P<dll>" + DLL_NAME + r") is in your library path\b"),
+        {"code": 126},
+    ),
+    ("retold", fact_pattern(r"\bNo JVM shared library file \((?P<dll>jvm\.dll)\) found\b"), {"code": 126}),
     # a binding that looked for its library by name and found none: "AssimpError: assimp library not found",
     # "ImportError: MagickWand shared library not found.", "ImportError: Couldn't find the FluidSynth library."
     (

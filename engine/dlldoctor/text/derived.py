@@ -112,6 +112,9 @@ def derive(
         stated = _ints(t, _CUDA_STATED, "maj")
         if stated and not majors & stated:
             found.append("cuda-version-differs")
+        elif stated == majors and min(majors) >= 11:
+            # only that CUDA is spoken of; before CUDA 11 a DLL's name holds the minor version as well
+            found.append("cuda-version-agrees")
     if failed and not t.search(_PYTHON_WORDS):
         found.append("native-program")
     if t.search(_ACTIVATED):
