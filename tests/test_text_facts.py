@@ -777,6 +777,12 @@ def test_plug_in_hosts_and_pop_up_titles(
         ('"api-ms-win-core-path-l1-1-1.ddl is missing"', '"api-ms-win-core-path-l1-1-1.dll is missing"'),
         # an SQL script is not a DLL
         ("schema.ddl was not found", "schema.ddl was not found"),
+        # corpus/reports rep-vcredist-missing-1204: Python's "load" dropped; "a DLL failed while ..." in prose stays
+        (
+            "ImportError: DLL failed while importing _pyllamacpp: The specified module could not be found",
+            "ImportError: DLL load failed while importing _pyllamacpp: The specified module could not be found",
+        ),
+        ("the DLL failed while loading", "the DLL failed while loading"),
     ],
 )
 def test_dll_mistyped_as_ddl(text: str, expected: str) -> None:
