@@ -1052,6 +1052,23 @@ def test_a_native_programs_error_gets_no_cause_only_python_can_have(rule_set: Ru
             "effekseernativeforjava.dll",
         ),
         ("必要な動的ライブラリ(zlibwapi.dll)が不足してしまい、音声合成に失敗します。", "zlibwapi.dll"),
+        # composed: the Windows 7 pop-up cut to its reason in Japanese, and the Spanish and Portuguese words
+        ("VCRUNTIME140.dll がないため、起動できません", "vcruntime140.dll"),
+        ("Me sale que falta el archivo MSVCP140.dll", "msvcp140.dll"),
+        ("está faltando o arquivo xinput1_3.dll", "xinput1_3.dll"),
+        # corpus/heldout12: the Windows 10 pop-up retyped, Paddle's loader, a binding's error code after the name
+        (
+            "The code execution can't proceed because VCRUNTIME140_1.dll wasn't found. Reinstalling the program may",
+            "vcruntime140_1.dll",
+        ),
+        (
+            "RuntimeError: (PreconditionNotMet) The third-party dynamic library (cudnn64_7.dll) that Paddle depends on "
+            "is not configured correctly. (error code is 126)",
+            "cudnn64_7.dll",
+        ),
+        ("Could't load xaudio_2.8.dll Error code: 126", "xaudio_2.8.dll"),
+        ("Please make sure cudnn_ops_infer64_8.dll is in your library path!", "cudnn_ops_infer64_8.dll"),
+        ("Entry point of ProcessPrng can't be found on bcryptprimitives.dll", "bcryptprimitives.dll"),
     ],
 )
 def test_a_missing_dll_told_in_other_words(text: str, dll: str, rule_set: RuleSet) -> None:
@@ -1335,6 +1352,10 @@ def test_shell_and_http_codes_are_not_loader_codes(text: str, rule_set: RuleSet)
         "上次说的 python39.dll 缺失问题，今天已经好了",
         "error: 1455 tests failed",
         "Found error 1114 rows",
+        "error: 126 tests failed",
+        "make: *** [all] Error 126",
+        "What does 'error 126' mean in general?",
+        "mov eax, 0x7e ; error handling below",
         'case STATUS_DLL_NOT_FOUND: return "missing";',
         # short texts whose failure is not a native load: data, a linter, a fix, an importer of photos
         "Failed to load model weights in torch on Windows",

@@ -59,14 +59,14 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
-    # ... or as a title or a launcher writes it, with no DLL: "error 126 when including in Standalone", "an error 193
-    # occurred". Not make's "[all] Error 126" or a shell's "Error code [126]" (a command it could not run), not a
-    # code in quotes (a question about it), not 127 (a shell's "command not found") and not 1114 (MySQL's "ERROR
-    # 1114 (HY000)").
+    # ... or as a title or a launcher writes it, with no DLL: "error 126 when including in Standalone", "Error code:
+    # 126". Not make's "[all] Error 126" or a shell's "Error code [126]" (a command it could not run), not "error:
+    # 126 tests failed", not a code in quotes (a question about it); not 193 alone (other programs' numbers), 127 (a
+    # shell's "command not found") or 1114 (MySQL's "ERROR 1114 (HY000)").
     (
         "code-mention",
         fact_pattern(
-            r"(?m)(?:^|[^\]\s])[ \t]*\berror(?: code)?(?: is)?[ \t:=]*(?P<code>126|193|4551)(?:[^\w.\]\"'`]|\.(?:\s|$)|$)"
+            r"(?m)(?:^|[^\]\s])[ \t]*\berror(?:[ \t]+code(?: is)?[ \t:=]*|[ \t]+)(?P<code>126|4551)(?:[^\w.\]\"'`]|\.(?:\s|$)|$)"
         ),
         {},
     ),

@@ -81,6 +81,22 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # a DLL said not to be found in Chinese, at the start of a line, as a title says it: "找不到python38.dll"
     # ("缺少 X.dll" is prose; "如果找不到 X.dll，请…" is a FAQ's condition)
     ("retold", fact_pattern(r"(?m)^[ \t]*找不到\s*[\"'`“]?(?P<dll>" + DLL_NAME + r")\b"), {"code": 126}),
+    # ... in Japanese, Spanish and Portuguese words: "VCRUNTIME140.dll がないため", "falta el archivo MSVCP140.dll",
+    # "está faltando o arquivo X.dll"
+    (
+        "retold",
+        fact_pattern(r"(?P<dll>" + DLL_NAME + r")[\"'`」]?\s*が(?:ない|見つからない)ため"),
+        {"code": 126},
+    ),
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:falta(?:ndo)?|faltan) (?:el |o |la |a )?(?:archivo |arquivo |biblioteca )?[\"'`]?(?P<dll>"
+            + DLL_NAME
+            + r")\b"
+        ),
+        {"code": 126},
+    ),
     # a CUDA library a binding looked for by name: skcuda's "OSError: cublas library not found"
     (
         "retold",
