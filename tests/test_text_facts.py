@@ -601,7 +601,7 @@ def test_markdown_dict_and_log_line_pastes(text: str, module: str, rule_set: Rul
             "cannot load library 'libcairo-2.dll': error 0x7e",
             126,
             "libcairo-2.dll",
-            ["ctypes", "code-mention", "ctypes", "code-mention", "ctypes"],
+            ["ctypes", "ctypes", "code-mention", "ctypes"],
         ),
         # Kozea/WeasyPrint#1240: the DLL found but one of its imports missing (0x7f = 127)
         (

@@ -11,7 +11,7 @@ from typing import Any
 from dlldoctor.text.shapes import DLL_NAME, FactPattern, fact_pattern
 
 # A Python exception's head: "ImportError: ", "OSError: ", "pyassimp.errors.AssimpError: ".
-_RAISED = r"\b(?:[\w.]*Error|[\w.]*Exception): "
+_RAISED = r"\b[\w.]*[A-Za-z](?-i:Error|Exception): "
 _LIBRARY = r"(?:shared |dynamic |native |c |dll )?librar(?:y|ies)"
 
 BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
@@ -32,7 +32,7 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(r"\bPlease make sure (?P<dll>" + DLL_NAME + r") is in your library path\b"),
-        {"code": 126},
+        {},
     ),
     ("retold", fact_pattern(r"\bNo JVM shared library file \((?P<dll>jvm\.dll)\) found\b"), {"code": 126}),
     # a binding that looked for its library by name and found none: "AssimpError: assimp library not found",
@@ -59,17 +59,4 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
-    # ... or as a title or a launcher writes it, with no DLL: "error 126 when including in Standalone", "Error code:
-    # 126". Not make's "[all] Error 126" or a shell's "Error code [126]" (a command it could not run), not "error:
-    # 126 tests failed", not a code in quotes (a question about it); not 193 alone (other programs' numbers), 127 (a
-    # shell's "command not found") or 1114 (MySQL's "ERROR 1114 (HY000)").
-    (
-        "code-mention",
-        fact_pattern(
-            r"(?m)(?:^|[^\]\s])[ \t]*\berror(?:[ \t]+code(?: is)?[ \t:=]*|[ \t]+)(?P<code>126|4551)(?:[^\w.\]\"'`]|\.(?:\s|$)|$)"
-        ),
-        {},
-    ),
-    # the loader's 126 in Chinese without its "的": "报错 0000007E：找不到指定模块"
-    ("code-mention", fact_pattern(r"找不到指定模[块組]"), {"code": 126}),
 )

@@ -27,6 +27,18 @@ _CUDA_STATED = (
     fact_pattern(r"CUDA[\\/]v(?P<maj>\d{1,2})\.\d"),
     fact_pattern(r"CUDA_PATH_V(?P<maj>\d{1,2})_\d"),
 )
+# A CUDA toolkit the text shows installed (not nvidia-smi's "CUDA Version", the newest the driver runs, nor a CUDA
+# asked about): its folder or variable, its installer, nvcc's "release 12.4", "I have CUDA 12.4 installed".
+_CUDA_TOOLKIT = (
+    fact_pattern(r"CUDA[\\/]v(?P<maj>\d{1,2})\.\d"),
+    fact_pattern(r"CUDA_PATH_V(?P<maj>\d{1,2})_\d"),
+    fact_pattern(r"\bcuda_(?P<maj>1\d)\.\d+\.\d+_\d+(?:\.\d+)?_win"),
+    fact_pattern(r"\brelease (?P<maj>1\d)\.\d, V1\d"),
+    fact_pattern(r"\b(?:installed|i have|i've got) cuda(?: toolkit)? v?(?P<maj>1\d)(?:\.\d)?\b"),
+    fact_pattern(r"\bcuda(?: toolkit)? v?(?P<maj>1\d)(?:\.\d)? (?:is )?installed\b"),
+)
+# Any other CUDA the text names: a wheel's "+cu118", a requirement.
+_CUDA_NAMED = (fact_pattern(r"\bcu(?P<maj>1\d)\d\b"), fact_pattern(r"\bcuda\s*v?(?P<maj>1\d)\b"))
 
 # Any word of Python: its name, its own error words (DLL load failed, [WinError n], FileNotFoundError's
 # "constructor syntax", WindowsError), a traceback, an import statement (a line of its own, at a prompt or
@@ -49,7 +61,7 @@ _PYTHON_WORDS = fact_pattern(
 # Windows do not explain.
 _OTHER_OS = fact_pattern(
     r"\bmac ?os\b|\bos ?x\b|\bubuntu\b|\bdebian\b|\bfedora\b|\blinux\b|\w\.so(?:\.\d+)*\b|\.dylib\b"
-    r"|ld_library_path|ld_debug|/usr/(?:lib|local)/"
+    r"|ld_library_path|ld_debug|/usr/(?:lib|local)/|(?:^|[\s\"'`(])/(?:home|Users)/\w|\bubuntu ?\d"
 )
 _WINDOWS_WORDS = fact_pattern(
     r"windows|\bwin ?(?:7|8|10|11|xp)\b|win32|win64|win_amd64|win-?64|win_arm64|winerror|\b[a-z]:[\\/]"
@@ -112,8 +124,11 @@ def derive(
         stated = _ints(t, _CUDA_STATED, "maj")
         if stated and not majors & stated:
             found.append("cuda-version-differs")
-        elif stated == majors and min(majors) >= 11:
-            # only that CUDA is spoken of; before CUDA 11 a DLL's name holds the minor version as well
+        elif (
+            min(majors) >= 11  # before CUDA 11 a DLL's name holds the minor version as well
+            and _ints(t, _CUDA_TOOLKIT, "maj") == majors  # that toolkit shown installed ...
+            and (stated | _ints(t, _CUDA_NAMED, "maj")) == majors  # ... and no other CUDA named
+        ):
             found.append("cuda-version-agrees")
     if failed and not t.search(_PYTHON_WORDS):
         found.append("native-program")

@@ -24,7 +24,7 @@ from dlldoctor.text.locations import locate
 from dlldoctor.text.mentions import listed_releases
 from dlldoctor.text.native import NATIVE
 from dlldoctor.text.normalize import normalize_text
-from dlldoctor.text.retold import RETOLD
+from dlldoctor.text.retold import RETOLD, quieted_lines
 from dlldoctor.text.shapes import (
     DLL_MENTION,
     ENV_PATTERNS,
@@ -397,9 +397,10 @@ def extract_facts(
     cut = (MAX_TEXT, len(raw)) if len(raw) > MAX_TEXT else None
     t = ScannedText(normalize_text(raw[:MAX_TEXT]))
     events = list(_message_events(t, messages)) + list(_shape_events(t)) + list(_prose_events(t))
-    # A retold failure on a line the loader's own words are on adds nothing (cffi's "cannot load library").
-    exact = {e.line for e in events if e.kind not in WEAK_KINDS}
-    events = [e for e in events if e.kind != "retold" or e.line not in exact]
+    # A retold failure on a line the loader's own words are on adds nothing (cffi's "cannot load library"); one a
+    # changelog or an answer quotes is none, nor a code there (see quieted_lines).
+    quiet = quieted_lines(t, {e.line for e in events if e.kind not in WEAK_KINDS})
+    events = [e for e in events if e.line not in quiet.get(e.kind, ())]
     if all(e.kind == "located" for e in events):
         # No statement at all: perhaps a failed load told in general words (dlldoctor.text.topic).
         events += [

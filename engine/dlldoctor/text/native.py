@@ -12,11 +12,12 @@ from typing import Any
 from dlldoctor.text.shapes import DLL_NAME, PATH, RPATH, FactPattern, fact_pattern
 
 # A process's exit by its NTSTATUS name, as a runner reports it (not a function's return value in docs or tests).
-_STATUS_NAMED = r"(?:\bexited with|\bexit code:?\s*(?:0x[0-9a-f]{{8}},?\s*)?|\bterminated with)\s*\(?STATUS_{name}\b"  # A loader code in hexadecimal after the word for an error ("DLL Error 0x7e", "错误代码：0000007E") or in brackets
-# ("(0000007E)"); the doubled braces are str.format's.
+_STATUS_NAMED = r"(?:\bexited with|\bexit code:?\s*(?:0x[0-9a-f]{{8}},?\s*)?|\bterminated with)\s*\(?STATUS_{name}\b"  # A loader code in hexadecimal after a DLL's error ("DLL Error 0x7e", "foo.dll failed, error code 0x7E"), after the
+# Chinese word for an error a plug-in host prints ("报错 0000007E"), or in brackets ("(0000007E)"); not any "code
+# 0xC1" (a byte, a key, a character, a bug check). The doubled braces are str.format's.
 _HEX_CODE = (
-    r"(?:\b(?:dll )?error(?: code)?|\bcode|报错|错误(?:代码)?|錯誤(?:代碼)?)(?: is)?[ \t:：=]*(?:0x0{{0,6}}|0{{4,6}}){low}\b|"
-    r"\((?:0x)?0{{4,6}}{low}\)"
+    r"(?:\bdll error|\.dll\b[^\r\n]{{0,60}}?\berror(?: code)?|报错|错误代码|錯誤代碼)(?: is)?[ \t:：=]*"
+    r"(?:0x0{{0,6}}|0{{4,6}}){low}\b|\((?:0x)?0{{4,6}}{low}\)"
 )
 
 NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
@@ -54,7 +55,7 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 193},
     ),
     # the loader's codes in hexadecimal, as plug-in hosts print them: "DLL Error 0x7e", "couldn't load plugin
-    # (0000007E)", "报错 0000007E：找不到指定模块", "error code 0x0000007E"
+    # (0000007E)", "报错 0000007E：找不到指定模块"
     ("code-mention", fact_pattern(_HEX_CODE.format(low="7e")), {"code": 126}),
     ("code-mention", fact_pattern(_HEX_CODE.format(low="7f")), {"code": 127}),
     ("code-mention", fact_pattern(_HEX_CODE.format(low="c1")), {"code": 193}),

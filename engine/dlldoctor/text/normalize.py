@@ -27,7 +27,7 @@ _CP1252_BYTE = {
 _DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_-]{0,62}[0-9]|[A-Z][A-Z0-9_]{1,63})\.ddl\b", re.IGNORECASE)
 _DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b", re.IGNORECASE)
 # Python's message with its "load" dropped in a retelling: "ImportError: DLL failed while importing _pyllamacpp"
-_DLL_FAILED_IMPORTING = re.compile(r"\bDLL failed (?=while importing\b)")
+_DLL_FAILED_IMPORTING = re.compile(r"\bImportError: DLL failed (?=while importing\b)")
 # A space that a wrapped line left between two Chinese or Japanese characters ("应用程 序"), which never
 # separate words: a message's words are matched without it.
 _CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff]) (?=[\u3040-\u30ff\u4e00-\u9fff])")
@@ -77,7 +77,7 @@ def normalize_text(raw: str) -> str:
         text = _DDL_LOAD_TYPO.sub("DLL load failed", text)
         text = _DDL_TYPO.sub(_dll_for_ddl, text)
     if "DLL failed while" in text:
-        text = _DLL_FAILED_IMPORTING.sub("DLL load failed ", text)
+        text = _DLL_FAILED_IMPORTING.sub("ImportError: DLL load failed ", text)
     # Backslashes doubled (repr of a Windows path) or quadrupled (repr of a repr).
     while "\\\\" in text:
         text = text.replace("\\\\", "\\")

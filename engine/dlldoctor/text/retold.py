@@ -9,7 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from dlldoctor.text.shapes import DLL_NAME, PATH, FactPattern, fact_pattern
+from dlldoctor.text.shapes import DLL_NAME, PATH, FactPattern, ScannedText, fact_pattern
+
+# A line that quotes a failure in a fix or an answer, not one seen: a changelog's "- Fixed ...", "v2.1: fixed ...",
+# "fix(loader): ...", "Changelog 2.1: fixed ...", an FAQ's "if you see ...".
+_QUOTED_IN_A_FIX = fact_pattern(
+    r"(?m)^[ \t]*(?:[-*•][ \t]*)?(?:v?\d+(?:\.\d+)+[ \t]*[:-][ \t]*)?(?:fixed|fixes|fix(?:\([^)\r\n]{0,40}\))?):?[ \t]|"
+    r"\bchangelog\b[^\r\n]{0,20}?\bfix(?:ed|es)?\b|\bif you (?:see|get|encounter|receive|run into)\b"
+)
+
+
+def quieted_lines(t: ScannedText, exact: set[int]) -> dict[str, set[int]]:
+    """For the weak kinds of event, the lines where they say nothing: a retold failure on a line of the loader's own
+    words (``exact``) or on one that quotes a failure in a fix or an answer, a code mentioned on the latter."""
+    quoted = {t.line_of(m.start()) for m in t.finditer(_QUOTED_IN_A_FIX)}
+    return {"retold": exact | quoted, "code-mention": quoted}
+
 
 RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # "Failed to load llama.dll", "unable to load 'C:\\x\\foo.dll'", "error loading shared library foo.dll": the
@@ -212,7 +227,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         "retold",
         fact_pattern(
             r"(?P<symbol>(?-i:[A-Za-z_?@$][\w@?$]*[a-z_@?$][\w@?$]*)) could not be located in (?:the )?"
-            r"(?:dynamic link library )?"
+            r"(?:dynamic link(?: library)? )?"
             r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r")\b"
         ),
         {"code": 127},

@@ -178,7 +178,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? failed(?: with error| with code|, error)?:? (?P<code>0x[0-9a-f]{1,8}\b|\d+)"
+            r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? failed(?: with error| with code|, error)?:? (?P<code>0x[0-9a-f]{1,4}\b|\d+)"
         ),
         {},
     ),
