@@ -209,6 +209,10 @@ NOT_A_LOAD_REVIEW_NINE = [
     "Go 1.20",
     'Troubleshooting: if you see "Please make sure cudnn_ops_infer64_8.dll is in your library path!", add the cuDNN '
     "bin folder to PATH.",
+    # FAQs in Spanish and Japanese
+    "Preguntas frecuentes: si al abrir el juego aparece que falta el archivo MSVCP140.dll, instale el paquete "
+    "redistribuible",
+    "よくある質問：「VCRUNTIME140.dll がないため、コードの実行を続行できません」と表示された場合は",
     # build systems' missing libraries (hyperrealm/libconfig#115, art-den/astra_lite#10)
     "configure: error: Unable to find libconfig library",
     "error: could not find system library 'gio-2.0' required by the 'gio-sys' crate",

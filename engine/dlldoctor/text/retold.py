@@ -12,10 +12,12 @@ from typing import Any
 from dlldoctor.text.shapes import DLL_NAME, PATH, FactPattern, ScannedText, fact_pattern
 
 # A line that quotes a failure in a fix or an answer, not one seen: a changelog's "- Fixed ...", "v2.1: fixed ...",
-# "fix(loader): ...", "Changelog 2.1: fixed ...", an FAQ's "if you see ...".
+# "fix(loader): ...", "Changelog 2.1: fixed ...", an FAQ's "if you see ...", "si al abrir el juego aparece ...",
+# "…と表示された場合は".
 _QUOTED_IN_A_FIX = fact_pattern(
     r"(?m)^[ \t]*(?:[-*•][ \t]*)?(?:v?\d+(?:\.\d+)+[ \t]*[:-][ \t]*)?(?:fixed|fixes|fix(?:\([^)\r\n]{0,40}\))?):?[ \t]|"
-    r"\bchangelog\b[^\r\n]{0,20}?\bfix(?:ed|es)?\b|\bif you (?:see|get|encounter|receive|run into)\b"
+    r"\bchangelog\b[^\r\n]{0,20}?\bfix(?:ed|es)?\b|\bif you (?:see|get|encounter|receive|run into)\b|"
+    r"\b(?:faq|preguntas frecuentes|perguntas frequentes)\b|よくある質問|と表示された場合|\bsi (?:al \w+ \w+ )?aparece\b"
 )
 
 
