@@ -12,7 +12,10 @@ from typing import Any
 from dlldoctor.text.shapes import DLL_NAME, PATH, RPATH, FactPattern, fact_pattern
 
 # A process's exit by its NTSTATUS name, as a runner reports it (not a function's return value in docs or tests).
-_STATUS_NAMED = r"(?:\bexited with|\bexit code:?\s*(?:0x[0-9a-f]{{8}},?\s*)?|\bterminated with)\s*\(?STATUS_{name}\b"  # A loader code in hexadecimal after a DLL's error ("DLL Error 0x7e", "foo.dll failed, error code 0x7E"), after the
+_STATUS_NAMED = (
+    r"(?:\bexited with|\bexit code:?\s*(?:0x[0-9a-f]{{8}},?\s*)?|\bterminated with)\s*\(?STATUS_{name}\b"
+)
+# A loader code in hexadecimal after a DLL's error ("DLL Error 0x7e", "foo.dll failed, error code 0x7E"), after the
 # Chinese word for an error a plug-in host prints ("报错 0000007E"), or in brackets ("(0000007E)"); not any "code
 # 0xC1" (a byte, a key, a character, a bug check). The doubled braces are str.format's.
 _HEX_CODE = (
