@@ -83,8 +83,9 @@ Location = Literal[
 LOCATIONS: tuple[Location, ...] = get_args(Location)
 # Facts reasoned from two others in the text (dlldoctor.text.derived), for the `derived` matcher:
 # an extension module or wheel tagged for another Python than the one that runs; a CUDA DLL of another major
-# version than the CUDA the text says is installed, or of the same one (then no CUDA version mismatch); a package version the text names is a release that
-# rules/data/releases.yaml lists as broken on Windows with the symptom the text shows.
+# version than the CUDA the text says is installed, or of the one toolkit it shows installed (then no CUDA version
+# mismatch); a package version the text names is a release that rules/data/releases.yaml lists as broken on Windows
+# with the symptom the text shows.
 DerivedFact = Literal[
     "abi-tag-differs",
     "cuda-version-agrees",

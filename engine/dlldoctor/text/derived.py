@@ -22,16 +22,18 @@ _TAGS = (
 )
 # The CUDA a reporter says is installed: "CUDA Version: 12.4", "cuda ver 12.8", "i have cuda 13",
 # "...\CUDA\v11.8\bin", "CUDA_PATH_V12_2".
+_CUDA_FOLDER = fact_pattern(r"CUDA[\\/]v(?P<maj>\d{1,2})\.\d")
+_CUDA_VARIABLE = fact_pattern(r"CUDA_PATH_V(?P<maj>\d{1,2})_\d")
 _CUDA_STATED = (
     fact_pattern(r"\bcuda(?:[ _-]?(?:toolkit|version|ver))?\s*[:=]?\s*v?(?P<maj>1\d|[89])(?:\.\d)?\b"),
-    fact_pattern(r"CUDA[\\/]v(?P<maj>\d{1,2})\.\d"),
-    fact_pattern(r"CUDA_PATH_V(?P<maj>\d{1,2})_\d"),
+    _CUDA_FOLDER,
+    _CUDA_VARIABLE,
 )
 # A CUDA toolkit the text shows installed (not nvidia-smi's "CUDA Version", the newest the driver runs, nor a CUDA
 # asked about): its folder or variable, its installer, nvcc's "release 12.4", "I have CUDA 12.4 installed".
 _CUDA_TOOLKIT = (
-    fact_pattern(r"CUDA[\\/]v(?P<maj>\d{1,2})\.\d"),
-    fact_pattern(r"CUDA_PATH_V(?P<maj>\d{1,2})_\d"),
+    _CUDA_FOLDER,
+    _CUDA_VARIABLE,
     fact_pattern(r"\bcuda_(?P<maj>1\d)\.\d+\.\d+_\d+(?:\.\d+)?_win"),
     fact_pattern(r"\brelease (?P<maj>1\d)\.\d, V1\d"),
     fact_pattern(r"\b(?:installed|i have|i've got) cuda(?: toolkit)? v?(?P<maj>1\d)(?:\.\d)?\b"),
