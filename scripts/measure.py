@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from dlldoctor.diagnose.accuracy import Case, load_cases
-from dlldoctor.diagnose.differential import evidence_keys, is_loader_error
+from dlldoctor.diagnose.differential import evidence_keys, is_loader_error, package_names
 from dlldoctor.diagnose.explain import diagnose
 from dlldoctor.diagnose.priors_build import PRIOR_CORPORA
 from dlldoctor.kb.priors import Priors
@@ -25,8 +25,14 @@ BLIND = "heldout3"
 BUCKETS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.7), (0.7, 0.9), (0.9, 1.01))
 
 
-def without(priors: Priors, keys: tuple[str, ...], category: str, cues: tuple[str, ...] = ()) -> Priors:
-    """The priors with one case's evidence keys and cues taken out of ``category``'s counts."""
+def without(
+    priors: Priors,
+    keys: tuple[str, ...],
+    category: str,
+    cues: tuple[str, ...] = (),
+    packages: tuple[str, ...] = (),
+) -> Priors:
+    """The priors with one case's evidence keys, cues and packages taken out of ``category``'s counts."""
 
     def less(table: tuple[tuple[str, tuple[tuple[str, int], ...]], ...], mine: tuple[str, ...]) -> tuple:
         out = []
@@ -37,7 +43,12 @@ def without(priors: Priors, keys: tuple[str, ...], category: str, cues: tuple[st
             out.append((key, tuple((k, v) for k, v in sorted(c.items()) if v > 0)))
         return tuple(out)
 
-    return replace(priors, counts=less(priors.counts, keys), cues=less(priors.cues, cues))
+    return replace(
+        priors,
+        counts=less(priors.counts, keys),
+        cues=less(priors.cues, cues),
+        packages=less(priors.packages, packages),
+    )
 
 
 def run(case: Case, rule_set: RuleSet, loo: bool) -> tuple[list[str], float]:
@@ -47,7 +58,10 @@ def run(case: Case, rule_set: RuleSet, loo: bool) -> tuple[list[str], float]:
     rs = rule_set
     if loo and case.category and is_loader_error(facts):
         cues = rule_set.cues.found(facts.data)
-        rs = replace(rule_set, priors=without(rule_set.priors, evidence_keys(facts), case.category, cues))
+        named = package_names(facts)
+        rs = replace(
+            rule_set, priors=without(rule_set.priors, evidence_keys(facts), case.category, cues, named)
+        )
     diagnoses = diagnose(facts, rs)
     ranked = list(dict.fromkeys(d.rule.category for d in diagnoses))
     return ranked, diagnoses[0].confidence if diagnoses else 0.0

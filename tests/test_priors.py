@@ -95,3 +95,63 @@ def test_cues_shown_and_not_shown_shift_the_odds_as_counted() -> None:
     assert absent["a"] == pytest.approx(w_a / (w_a + w_b)) and absent["a"] < 0.5
     # a cue that cannot be seen (not in cues.yaml) says nothing by its absence
     assert priors.with_cues(even, (), frozenset()) == pytest.approx(even)
+
+
+def test_a_package_named_weighs_like_a_cue_shown_and_one_not_named_says_nothing() -> None:
+    from dlldoctor.kb.priors import CUE_SMOOTHING, CUE_WEIGHT, Priors
+
+    priors = Priors(("a", "b"), counts=(("*", (("a", 2), ("b", 2))),), packages=(("h5py", (("b", 2),)),))
+    even = {"a": 0.5, "b": 0.5}
+    named = priors.with_cues(even, (), None, ("h5py",))
+    p_a = (0 + CUE_SMOOTHING * 0.5) / (2 + CUE_SMOOTHING)
+    p_b = (2 + CUE_SMOOTHING * 0.5) / (2 + CUE_SMOOTHING)
+    w_a, w_b = (p_a / 0.5) ** CUE_WEIGHT, (p_b / 0.5) ** CUE_WEIGHT
+    assert named["b"] == pytest.approx(w_b / (w_a + w_b)) and named["b"] > 0.5
+    assert priors.with_cues(even, (), None, ()) == pytest.approx(even)
+    assert priors.with_cues(even, (), None, ("numpy",)) == pytest.approx(even)  # no counts: nothing
+
+
+def test_the_packages_a_text_names_are_its_paths_versions_and_the_module_that_failed(
+    rule_set: RuleSet,
+) -> None:
+    from dlldoctor.diagnose.differential import package_names
+    from dlldoctor.text.facts import extract_facts
+
+    text = (
+        '  File "C:\\Python39\\lib\\site-packages\\h5py\\__init__.py", line 33, in <module>\n'
+        "ImportError: DLL load failed while importing _errors: The specified module could not be found.\n"
+    )
+    facts = extract_facts(text, messages=rule_set.messages, families=rule_set.families)
+    assert package_names(facts) == ("_errors", "h5py")
+    facts = extract_facts(
+        "ImportError: DLL load failed while importing torch._C: The specified module could not be found.",
+        messages=rule_set.messages,
+        families=rule_set.families,
+    )
+    assert package_names(facts) == ("torch",)
+
+
+def test_a_package_counted_in_the_priors_is_weighed_and_shown_as_evidence(rule_set: RuleSet) -> None:
+    text = "ImportError: DLL load failed while importing _errors: The specified module could not be found."
+    assert "_errors" in rule_set.priors.package_counts
+    ex = explain_text(text, rule_set)
+    prior = next(e for e in ex.diagnoses[0].evidence if e.kind == "prior")
+    assert prior.value.endswith(" + _errors")
+
+
+def test_a_priors_file_with_a_bad_packages_table_is_refused() -> None:
+    from dlldoctor.kb.priors import check_priors
+
+    cats = frozenset({"a", "b"})
+    good = {"counts": {"*": {"a": 2, "b": 1}}, "packages": {"h5py": {"a": 2}}}
+    assert check_priors(good, cats) == []
+    assert check_priors({**good, "packages": ["h5py"]}, cats) == [
+        (["packages"], "expected a mapping of package to counts (run `dlldoctor rules priors`)")
+    ]
+    bad = {**good, "packages": {"h5py": {"c": 1, "b": -1, "a": 3}}}
+    assert check_priors(bad, cats) == [
+        (["packages", "h5py", "c"], "unknown category 'c'"),
+        (["packages", "h5py", "c"], "more reports than 'c' has in `*`"),
+        (["packages", "h5py", "b"], "a count is a non-negative integer"),
+        (["packages", "h5py", "a"], "more reports than 'a' has in `*`"),
+    ]

@@ -112,9 +112,10 @@ def rank(
 
 
 def _prior_evidence(diff: Differential, category: str, bonus: float) -> Evidence:
-    """The priors' evidence: ``value`` is the evidence key, then `` + `` and the cues weighed in, if any."""
+    """The priors' evidence: ``value`` is the evidence key, then `` + `` and the cues and packages weighed in."""
     k, n, key = diff.support(category)
-    value = f"{key} + {', '.join(diff.cues)}" if diff.cues else key
+    weighed = [*diff.cues, *diff.packages]
+    value = f"{key} + {', '.join(weighed)}" if weighed else key
     return Evidence("prior", value, round(bonus, 2), f"{k}/{n}")
 
 
