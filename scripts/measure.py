@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from dlldoctor.diagnose.accuracy import Case, load_cases
-from dlldoctor.diagnose.differential import evidence_keys, is_loader_error, package_names
+from dlldoctor.diagnose.differential import evidence_keys, is_loader_error, report_names
 from dlldoctor.diagnose.explain import diagnose
 from dlldoctor.diagnose.priors_build import PRIOR_CORPORA
 from dlldoctor.kb.priors import Priors
@@ -30,9 +30,9 @@ def without(
     keys: tuple[str, ...],
     category: str,
     cues: tuple[str, ...] = (),
-    packages: tuple[str, ...] = (),
+    names: tuple[str, ...] = (),
 ) -> Priors:
-    """The priors with one case's evidence keys, cues and packages taken out of ``category``'s counts."""
+    """The priors with one case's evidence keys, cues and names taken out of ``category``'s counts."""
 
     def less(table: tuple[tuple[str, tuple[tuple[str, int], ...]], ...], mine: tuple[str, ...]) -> tuple:
         out = []
@@ -47,7 +47,7 @@ def without(
         priors,
         counts=less(priors.counts, keys),
         cues=less(priors.cues, cues),
-        packages=less(priors.packages, packages),
+        names=less(priors.names, names),
     )
 
 
@@ -58,7 +58,7 @@ def run(case: Case, rule_set: RuleSet, loo: bool) -> tuple[list[str], float]:
     rs = rule_set
     if loo and case.category and is_loader_error(facts):
         cues = rule_set.cues.found(facts.data)
-        named = package_names(facts)
+        named = report_names(facts)
         rs = replace(
             rule_set, priors=without(rule_set.priors, evidence_keys(facts), case.category, cues, named)
         )

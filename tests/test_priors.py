@@ -97,10 +97,10 @@ def test_cues_shown_and_not_shown_shift_the_odds_as_counted() -> None:
     assert priors.with_cues(even, (), frozenset()) == pytest.approx(even)
 
 
-def test_a_package_named_weighs_like_a_cue_shown_and_one_not_named_says_nothing() -> None:
+def test_a_name_given_weighs_like_a_cue_shown_and_one_not_given_says_nothing() -> None:
     from dlldoctor.kb.priors import CUE_SMOOTHING, CUE_WEIGHT, Priors
 
-    priors = Priors(("a", "b"), counts=(("*", (("a", 2), ("b", 2))),), packages=(("h5py", (("b", 2),)),))
+    priors = Priors(("a", "b"), counts=(("*", (("a", 2), ("b", 2))),), names=(("h5py", (("b", 2),)),))
     even = {"a": 0.5, "b": 0.5}
     named = priors.with_cues(even, (), None, ("h5py",))
     p_a = (0 + CUE_SMOOTHING * 0.5) / (2 + CUE_SMOOTHING)
@@ -111,10 +111,10 @@ def test_a_package_named_weighs_like_a_cue_shown_and_one_not_named_says_nothing(
     assert priors.with_cues(even, (), None, ("numpy",)) == pytest.approx(even)  # no counts: nothing
 
 
-def test_the_packages_a_text_names_are_its_paths_versions_and_the_module_that_failed(
+def test_the_names_a_text_gives_are_its_packages_the_module_that_failed_and_its_dlls(
     rule_set: RuleSet,
 ) -> None:
-    from dlldoctor.diagnose.differential import package_names
+    from dlldoctor.diagnose.differential import report_names
     from dlldoctor.text.facts import extract_facts
 
     text = (
@@ -122,36 +122,42 @@ def test_the_packages_a_text_names_are_its_paths_versions_and_the_module_that_fa
         "ImportError: DLL load failed while importing _errors: The specified module could not be found.\n"
     )
     facts = extract_facts(text, messages=rule_set.messages, families=rule_set.families)
-    assert package_names(facts) == ("_errors", "h5py")
+    assert report_names(facts) == ("_errors", "h5py")
     facts = extract_facts(
         "ImportError: DLL load failed while importing torch._C: The specified module could not be found.",
         messages=rule_set.messages,
         families=rule_set.families,
     )
-    assert package_names(facts) == ("torch",)
+    assert report_names(facts) == ("torch",)
+    facts = extract_facts(
+        "FileNotFoundError: Could not find module 'C:\\VLC\\libvlc.dll' (or one of its dependencies).",
+        messages=rule_set.messages,
+        families=rule_set.families,
+    )
+    assert report_names(facts) == ("libvlc.dll",)
 
 
-def test_a_package_counted_in_the_priors_is_weighed_and_shown_as_evidence(rule_set: RuleSet) -> None:
+def test_a_name_counted_in_the_priors_is_weighed_and_shown_as_evidence(rule_set: RuleSet) -> None:
     text = "ImportError: DLL load failed while importing _errors: The specified module could not be found."
-    assert "_errors" in rule_set.priors.package_counts
+    assert "_errors" in rule_set.priors.name_counts
     ex = explain_text(text, rule_set)
     prior = next(e for e in ex.diagnoses[0].evidence if e.kind == "prior")
     assert prior.value.endswith(" + _errors")
 
 
-def test_a_priors_file_with_a_bad_packages_table_is_refused() -> None:
+def test_a_priors_file_with_a_bad_names_table_is_refused() -> None:
     from dlldoctor.kb.priors import check_priors
 
     cats = frozenset({"a", "b"})
-    good = {"counts": {"*": {"a": 2, "b": 1}}, "packages": {"h5py": {"a": 2}}}
+    good = {"counts": {"*": {"a": 2, "b": 1}}, "names": {"h5py": {"a": 2}}}
     assert check_priors(good, cats) == []
-    assert check_priors({**good, "packages": ["h5py"]}, cats) == [
-        (["packages"], "expected a mapping of package to counts (run `dlldoctor rules priors`)")
+    assert check_priors({**good, "names": ["h5py"]}, cats) == [
+        (["names"], "expected a mapping of name to counts (run `dlldoctor rules priors`)")
     ]
-    bad = {**good, "packages": {"h5py": {"c": 1, "b": -1, "a": 3}}}
+    bad = {**good, "names": {"h5py": {"c": 1, "b": -1, "a": 3}}}
     assert check_priors(bad, cats) == [
-        (["packages", "h5py", "c"], "unknown category 'c'"),
-        (["packages", "h5py", "c"], "more reports than 'c' has in `*`"),
-        (["packages", "h5py", "b"], "a count is a non-negative integer"),
-        (["packages", "h5py", "a"], "more reports than 'a' has in `*`"),
+        (["names", "h5py", "c"], "unknown category 'c'"),
+        (["names", "h5py", "c"], "more reports than 'c' has in `*`"),
+        (["names", "h5py", "b"], "a count is a non-negative integer"),
+        (["names", "h5py", "a"], "more reports than 'a' has in `*`"),
     ]

@@ -3,9 +3,10 @@
 A recognised loader error is summarised by an evidence key — the error code, the kind of DLL it names and the
 loading API (:func:`evidence_keys`) — and by the cues of rules/data/cues.yaml its text shows. The priors
 (rules/data/priors.yaml, counted from labelled real reports by ``dlldoctor rules priors``) say how often each
-cause explained that evidence, how often it explained reports showing each cue, and reports naming each package. The ranking adds the log of that
-ratio to each rule's score, and names up to three distinct causes even when fewer rules fired: a bare
-"DLL load failed" gets candidates, ordered by how often each explains it.
+cause explained that evidence, how often it explained reports showing each cue, and how often reports naming
+each package, module or DLL. The ranking adds the log of that ratio to each rule's score, and names up to three
+distinct causes even when fewer rules fired: a bare "DLL load failed" gets candidates, ordered by how often each
+explains it.
 """
 
 from __future__ import annotations
@@ -80,14 +81,16 @@ def evidence_keys(facts: ErrorFacts) -> tuple[str, ...]:
     return (ANY, c, f"{c} dll={dll_key}", f"{c} dll={dll_key} via={via}")
 
 
-def package_names(facts: ErrorFacts) -> tuple[str, ...]:
-    """The packages a text names (those of its paths and version mentions, as the index spells them) and
-    the top-level name of the module whose import failed, lower-case (``torch._C`` -> ``torch``, ``_errors``)."""
+def report_names(facts: ErrorFacts) -> tuple[str, ...]:
+    """What a text names that the priors count: its packages (those of its paths and version mentions, as the
+    index spells them), the top-level name of the module whose import failed, lower-case (``torch._C`` ->
+    ``torch``, ``_errors``), and the DLLs its error statements name (``libvlc.dll``)."""
     names = {name for name, _ in facts.packages}
     if facts.module:
         top = facts.module.split(".")[0].lower()
         if top:
             names.add(top)
+    names.update(facts.error_dlls)
     return tuple(sorted(names))
 
 
@@ -97,7 +100,7 @@ class Differential:
     prior: tuple[tuple[str, float], ...]  # (category, P(category | evidence)), most likely first
     priors: Priors
     cues: tuple[str, ...] = ()  # the cues of rules/data/cues.yaml the text shows, weighed into `prior`
-    packages: tuple[str, ...] = ()  # the packages it names that the priors have counts for, weighed too
+    names: tuple[str, ...] = ()  # the packages, modules and DLLs it names that the priors count, weighed too
 
     def p(self, category: str) -> float:
         return dict(self.prior).get(category, 0.0)
@@ -118,8 +121,8 @@ def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | Non
     keys = evidence_keys(facts)
     priors = rule_set.priors
     cues = tuple(c for c in rule_set.cues.found(facts.data) if c in priors.cue_counts)
-    packages = tuple(p for p in package_names(facts) if p in priors.package_counts)
-    dist = priors.with_cues(priors.distribution(keys), cues, rule_set.cues.ids, packages)
+    names = tuple(n for n in report_names(facts) if n in priors.name_counts)
+    dist = priors.with_cues(priors.distribution(keys), cues, rule_set.cues.ids, names)
     ruled_out = rule_set.ruled_out_by(facts.derived)
     if ruled_out:
         # A native program's error cannot be a conda activation, the Store's Python, Python's search path or
@@ -128,7 +131,7 @@ def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | Non
         total = sum(kept.values())
         dist = {c: p / total for c, p in kept.items()} if total else {}
     ordered = tuple(sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])))
-    return Differential(keys, ordered, priors, cues, packages)
+    return Differential(keys, ordered, priors, cues, names)
 
 
 def candidate_rule(category: str, rule_set: RuleSet) -> Rule | None:

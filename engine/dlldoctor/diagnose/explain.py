@@ -112,9 +112,9 @@ def rank(
 
 
 def _prior_evidence(diff: Differential, category: str, bonus: float) -> Evidence:
-    """The priors' evidence: ``value`` is the evidence key, then `` + `` and the cues and packages weighed in."""
+    """The priors' evidence: ``value`` is the evidence key, then `` + `` and the cues and names weighed in."""
     k, n, key = diff.support(category)
-    weighed = [*diff.cues, *diff.packages]
+    weighed = [*diff.cues, *diff.names]
     value = f"{key} + {', '.join(weighed)}" if weighed else key
     return Evidence("prior", value, round(bonus, 2), f"{k}/{n}")
 

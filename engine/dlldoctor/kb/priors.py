@@ -29,7 +29,7 @@ class Priors:
     sources: tuple[str, ...] = ()
     cases: int = 0
     cues: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # cue -> ((category, n), ...)
-    packages: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # package -> ((category, n), ...)
+    names: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # name -> ((category, n), ...)
 
     @property
     def empty(self) -> bool:
@@ -63,16 +63,16 @@ class Priors:
         return {cue: dict(table) for cue, table in self.cues}
 
     @cached_property
-    def package_counts(self) -> dict[str, dict[str, int]]:
-        """package -> {category: reports}, from :attr:`packages`."""
-        return {name: dict(table) for name, table in self.packages}
+    def name_counts(self) -> dict[str, dict[str, int]]:
+        """name (a package, a module, a DLL) -> {category: reports}, from :attr:`names`."""
+        return {name: dict(table) for name, table in self.names}
 
     def with_cues(
         self,
         dist: dict[str, float],
         cues: tuple[str, ...],
         known: frozenset[str] | None = None,
-        packages: tuple[str, ...] = (),
+        names: tuple[str, ...] = (),
     ) -> dict[str, float]:
         """``dist`` weighed by the cues a text shows, as naive Bayes would, each cue's weight damped.
 
@@ -81,8 +81,8 @@ class Priors:
         probability; for each counted cue it does not show, how often the cause's reports lack the cue over
         how often all reports do. Each factor is raised to :data:`CUE_WEIGHT`: cues are not independent of
         each other or of the evidence key. ``known``: the cues that can be seen at all (those of cues.yaml);
-        a counted cue outside it says nothing by its absence. ``packages``: the packages the text names, each
-        weighed as a cue it shows (a package not named says nothing).
+        a counted cue outside it says nothing by its absence. ``names``: the packages, modules and DLLs the text
+        names, each weighed as a cue it shows (a name it does not give says nothing).
         """
         counted = self.cue_counts
         cats = self.categories
@@ -93,7 +93,7 @@ class Priors:
         overall = {c: (base.get(c, 0) + 1.0) / (total + len(cats)) for c in cats}
         logs = {c: math.log(max(dist.get(c, 0.0), 1e-9)) for c in cats}
         shown_counts = [counted.get(cue, {}) for cue in cues]
-        shown_counts += [self.package_counts.get(name, {}) for name in packages]
+        shown_counts += [self.name_counts.get(name, {}) for name in names]
         for counts in shown_counts:
             n = sum(counts.values())
             if not n:
@@ -146,9 +146,9 @@ def priors_from_data(data: Any, categories: tuple[str, ...]) -> Priors:
             (str(cue), tuple(sorted((str(c), int(n)) for c, n in (value or {}).items())))
             for cue, value in sorted((data.get("cues") or {}).items())
         ),
-        packages=tuple(
+        names=tuple(
             (str(name), tuple(sorted((str(c), int(n)) for c, n in (value or {}).items())))
-            for name, value in sorted((data.get("packages") or {}).items())
+            for name, value in sorted((data.get("names") or {}).items())
         ),
     )
 
@@ -161,11 +161,11 @@ def check_priors(data: Any, categories: frozenset[str]) -> list[tuple[list[str |
     cues = data.get("cues") or {}
     if not isinstance(cues, dict):
         return [(["cues"], "expected a mapping of cue to counts (run `dlldoctor rules priors`)")]
-    packages = data.get("packages") or {}
-    if not isinstance(packages, dict):
-        return [(["packages"], "expected a mapping of package to counts (run `dlldoctor rules priors`)")]
+    names = data.get("names") or {}
+    if not isinstance(names, dict):
+        return [(["names"], "expected a mapping of name to counts (run `dlldoctor rules priors`)")]
     base = data["counts"].get(ANY) if isinstance(data["counts"].get(ANY), dict) else {}
-    for part, table in (("counts", data["counts"]), ("cues", cues), ("packages", packages)):
+    for part, table in (("counts", data["counts"]), ("cues", cues), ("names", names)):
         for key, value in table.items():
             if not isinstance(value, dict):
                 problems.append(([part, str(key)], "expected a mapping of category to count"))
