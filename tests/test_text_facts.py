@@ -1580,3 +1580,23 @@ def test_dotnets_bad_image_format_is_193_however_it_is_introduced(text: str, rul
 def test_a_shells_error_code_in_brackets_is_not_read(rule_set: RuleSet) -> None:
     # shells print 126 and 127 for their own failures: "Error code [127]" after "command not found"
     assert facts('Im getting "Error code [126]:" when running my jar', rule_set).error_code is None
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (">>> import torch\nImportError: DLL load failed while importing _C", ("torch",)),
+        ("import tensorflow as tf\nImportError: DLL load failed", ("tensorflow",)),
+        ("    from cv2 import dnn\nImportError: DLL load failed", ("cv2",)),
+        ("import numpy, scipy\nImportError: DLL load failed", ("numpy",)),
+        ("from osgeo.gdal import Open\nImportError: DLL load failed", ("osgeo",)),
+        # words, not an import: a title, prose that starts with "from", a name mid-line
+        ("Import error when importing the module\nImportError: DLL load failed", ()),
+        ("from the traceback I import nothing\nImportError: DLL load failed", ()),
+        ("I tried to import torch\nImportError: DLL load failed", ()),
+    ],
+)
+def test_a_package_imported_on_a_line_of_its_own_is_named(
+    text: str, names: tuple[str, ...], rule_set: RuleSet
+) -> None:
+    assert tuple(name for name, _ in facts(text, rule_set).packages) == names

@@ -21,18 +21,15 @@ from dlldoctor.text.bindings import BINDINGS
 from dlldoctor.text.derived import derive
 from dlldoctor.text.encoding import script_language
 from dlldoctor.text.locations import locate
-from dlldoctor.text.mentions import listed_releases
+from dlldoctor.text.mentions import IMPORTED, INSTALLED_LIST, PACKAGE_DIR, PACKAGES, listed_releases
 from dlldoctor.text.native import NATIVE
 from dlldoctor.text.normalize import normalize_text
 from dlldoctor.text.retold import RETOLD, quieted_lines
 from dlldoctor.text.shapes import (
     DLL_MENTION,
     ENV_PATTERNS,
-    INSTALLED_LIST,
     MAX_EVENTS_PER_PATTERN,
     NOT_A_FILE,
-    PACKAGE_DIR,
-    PACKAGES,
     PROSE_MISSING,
     PROSE_NOT_A_FAILURE,
     PY_VERSION,
@@ -376,8 +373,9 @@ def _packages(t: ScannedText) -> tuple[tuple[str, str], ...]:
         if version or key not in found:
             found[key] = version or found.get(key, "")
 
-    for m in t.finditer(PACKAGE_DIR, limit=500):
-        add(_group(m, "name"), None)
+    for pattern in (PACKAGE_DIR, *IMPORTED):
+        for m in t.finditer(pattern, limit=500):
+            add(_group(m, "name"), None)
     for pattern in PACKAGES:
         for m in t.finditer(pattern, limit=200):
             add(_group(m, "name"), _group(m, "version"))
@@ -464,8 +462,7 @@ def extract_facts(
 
     listed = listed_releases(t, releases, tuple(codes)) if releases is not None else ()
     windows_stated = any(e.kind not in ANY_SYSTEM_KINDS for e in events)
-    # the same test as ErrorFacts.states_failure: where a DLL lies is no failure
-    failed = code is not None or any(e.kind != "located" for e in events)
+    failed = code is not None or any(e.kind != "located" for e in events)  # as ErrorFacts.states_failure
     derived: tuple[DerivedFact, ...] = derive(
         t, tuple(dlls[:named] if named else dlls), tuple(versions), failed, windows_stated
     )

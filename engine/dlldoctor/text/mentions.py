@@ -1,4 +1,6 @@
-"""Every package version a text names, in every way people and tools print one, for the list of broken releases.
+"""Every package a text names: the shapes that say which one is installed (:attr:`ErrorFacts.packages`: a
+``.dist-info`` folder, a wheel's file name, pip's lines, a site-packages folder, an ``import`` line), and every
+version it names, in every way people and tools print one, for the list of broken releases.
 
 ``pip install h5py==3.12.0``, ``Successfully installed h5py-3.12.0``, ``site-packages\\h5py-3.12.0.dist-info``,
 a wheel's file name, ``pip show``'s ``Name:``/``Version:`` lines, ``h5py 3.12.0``, ``pywin32 version 302``,
@@ -9,7 +11,39 @@ one is installed), every pair is kept: a report naming the failing and the worki
 from __future__ import annotations
 
 from dlldoctor.kb.releases import Release, Releases, norm_package
-from dlldoctor.text.shapes import INSTALLED_LIST, PACKAGES, ScannedText, fact_pattern
+from dlldoctor.text.shapes import FactPattern, ScannedText, fact_pattern
+
+# The shapes that say which version of a package is installed (ErrorFacts.packages), and those that name an
+# installed package without its version.
+PACKAGES: tuple[FactPattern, ...] = (
+    fact_pattern(
+        r"site-packages[\\/](?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<version>\d[A-Za-z0-9_.+!]*?)\.dist-info"
+    ),
+    fact_pattern(
+        r"\b(?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<version>\d[A-Za-z0-9_.+!]*?)-(?:cp|py)\d{1,3}[t]?-"
+    ),
+    fact_pattern(
+        r"\b(?P<name>torch|torchvision|torchaudio|numpy|onnxruntime(?:-gpu)?|tensorflow|jax|xformers)"
+        r"(?:(?:\.__version__| version)\s*[:=]?\s*|\s*==\s*|\s+)'?"
+        r"(?P<version>\d+\.\d+\.\d+(?:\+[a-z0-9.]+)?|\d+\.\d+\+[a-z0-9.]+)\b"
+    ),
+    fact_pattern(
+        r"Requirement already satisfied: (?P<name>[A-Za-z0-9][A-Za-z0-9_.-]*)"
+        r"(?:==(?P<version>\d[\w.+!]*))?"
+    ),
+)
+INSTALLED_LIST = fact_pattern(r"Successfully installed (?P<list>[^\n]+)")
+PACKAGE_DIR = fact_pattern(r"site-packages[\\/](?P<name>[A-Za-z_][A-Za-z0-9_]*)[\\/]")
+# A package imported on a line of its own, as a repro or a traceback shows it: "import torch", ">>> import
+# tensorflow as tf", "from cv2 import dnn" (not "Import error when …", nor prose that starts with "from").
+IMPORTED = (
+    fact_pattern(
+        r"(?m)^[ \t]*(?:>>>[ \t]*)?import[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\w.]*[ \t]*(?:$|,|;|[ \t]as[ \t])"
+    ),
+    fact_pattern(
+        r"(?m)^[ \t]*(?:>>>[ \t]*)?from[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\w.]*[ \t]+import[ \t]"
+    ),
+)
 
 MAX_MENTIONS = 400
 _NAME = r"(?P<name>[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])"

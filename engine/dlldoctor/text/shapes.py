@@ -446,25 +446,6 @@ ENV_PATTERNS: tuple[tuple[str, FactPattern], ...] = (
         ),
     ),
 )
-PACKAGES: tuple[FactPattern, ...] = (
-    fact_pattern(
-        r"site-packages[\\/](?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<version>\d[A-Za-z0-9_.+!]*?)\.dist-info"
-    ),
-    fact_pattern(
-        r"\b(?P<name>[A-Za-z0-9][A-Za-z0-9_.]*)-(?P<version>\d[A-Za-z0-9_.+!]*?)-(?:cp|py)\d{1,3}[t]?-"
-    ),
-    fact_pattern(
-        r"\b(?P<name>torch|torchvision|torchaudio|numpy|onnxruntime(?:-gpu)?|tensorflow|jax|xformers)"
-        r"(?:(?:\.__version__| version)\s*[:=]?\s*|\s*==\s*|\s+)'?"
-        r"(?P<version>\d+\.\d+\.\d+(?:\+[a-z0-9.]+)?|\d+\.\d+\+[a-z0-9.]+)\b"
-    ),
-    fact_pattern(
-        r"Requirement already satisfied: (?P<name>[A-Za-z0-9][A-Za-z0-9_.-]*)"
-        r"(?:==(?P<version>\d[\w.+!]*))?"
-    ),
-)
-INSTALLED_LIST = fact_pattern(r"Successfully installed (?P<list>[^\n]+)")
-PACKAGE_DIR = fact_pattern(r"site-packages[\\/](?P<name>[A-Za-z_][A-Za-z0-9_]*)[\\/]")
 
 
 class ScannedText:
