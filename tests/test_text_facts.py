@@ -1600,3 +1600,40 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
     text: str, names: tuple[str, ...], rule_set: RuleSet
 ) -> None:
     assert tuple(name for name, _ in facts(text, rule_set).packages) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "dll", "code"),
+    [
+        (
+            "Can't progress cote execution because libgcc_s_seh-1.dll does not exist. Problem may be solved if "
+            "reinstall the program.",
+            "libgcc_s_seh-1.dll",
+            126,
+        ),
+        ("Unable to find entry point named 'nvmlInitWithFlags' in DLL 'nvml'", "nvml.dll", 127),
+        ("Instead, windows popped up this dialog (Entry Point Not Found).", None, 127),
+        ("运行python报错，提示不是有效的win32应用程序。", None, 193),
+        (
+            "The third-party dynamic library (cublas64_112.dll;cublas64_11.dll) that Paddle depends on is not "
+            "configured correctly. (error code is 126)",
+            "cublas64_112.dll",
+            126,
+        ),
+        ("  C:\\Julia\\bin\\libjulia.dll - unable to find the specified module", "libjulia.dll", 126),
+        (
+            "java.lang.UnsatisfiedLinkError: C:\\Users\\??\\AppData\\Local\\Temp\\jna16.dll: Can't find dependent "
+            "libraries",
+            "jna16.dll",
+            126,
+        ),
+        # not a failure: a condition, a question about the title, a list of fixes
+        ("The install can't finish because setup.log does not exist yet", None, None),
+        ("What does entry point not found mean?", None, None),
+    ],
+)
+def test_a_load_failure_retold_in_other_words_is_read(
+    text: str, dll: str | None, code: int | None, rule_set: RuleSet
+) -> None:
+    f = facts(text, rule_set)
+    assert (f.dll, f.error_code) == (dll, code)

@@ -16,13 +16,15 @@ _LIBRARY = r"(?:shared |dynamic |native |c |dll )?librar(?:y|ies)"
 
 BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # Paddle's dynamic loader: "The third-party dynamic library (cudnn64_7.dll) that Paddle depends on is not
-    # configured correctly. (error code is 126)"
+    # configured correctly. (error code is 126)", or a list of the names it tried ("(cublas64_112.dll;cublas64_11.dll)")
     (
         "load-library",
         fact_pattern(
             r"third-party dynamic library \((?P<dll>"
             + DLL_NAME
-            + r")\) that Paddle depends on is not configured"
+            + r")(?:; ?"
+            + DLL_NAME
+            + r"){0,5}\) that Paddle depends on is not configured"
             r"(?: correctly\.? ?\(error code is (?P<code>\d{1,5})\))?"
         ),
         {"leaf": True},

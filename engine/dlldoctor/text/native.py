@@ -98,12 +98,18 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 126},
     ),
     # Java's UnsatisfiedLinkError: the DLL was found but not one of its dependencies, or it is of the other
-    # bitness ("Can't load AMD 64-bit .dll on a IA 32-bit platform").
+    # bitness ("Can't load AMD 64-bit .dll on a IA 32-bit platform"). The JVM's words may stand on a line of
+    # their own, and a path it cannot print shows "??" for each character ("C:\Users\??\AppData\…").
     (
         "load-library",
         fact_pattern(
-            r"UnsatisfiedLinkError:?\s+(?P<path>" + PATH + r"\.dll): Can't find dependent libraries"
+            r"UnsatisfiedLinkError:?\s+(?P<path>[^\"'`\r\n<>|*]+?\.dll): Can't find dependent libraries"
         ),
+        {"code": 126},
+    ),
+    (
+        "load-library",
+        fact_pattern(r"(?P<path>(?:[A-Za-z]:)?[\\/][^\"'`\r\n<>|*]*?\.dll): Can't find dependent libraries"),
         {"code": 126},
     ),
     # ... or only named, in a title: "UnsatisfiedLinkError for JNA on startup" (not "UnsatisfiedLinkError.class")

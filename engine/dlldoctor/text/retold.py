@@ -202,6 +202,38 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 126},
     ),
+    # ... and in other words, as a translated pop-up says it: "Can't continue execution because libgcc_s_seh-1.dll does
+    # not exist"
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:cannot|can't|can not|could not|couldn't|unable to) [^\r\n]{0,40}? because [\"'`]?(?P<dll>"
+            + DLL_NAME
+            + r")[\"'`]? (?:does not exist|doesn't exist|is missing|is not found|was not found|wasn't found)\b"
+        ),
+        {"code": 126},
+    ),
+    # 126's message translated back after the DLL's name, as R's dyn.load prints it: "libjulia.dll - unable to find
+    # the specified module"
+    (
+        "retold",
+        fact_pattern(
+            r"(?P<dll>"
+            + DLL_NAME
+            + r")[\"'`]?[ \t]*[-:][ \t]*(?:unable to find|cannot find|can't find|could not find"
+            r"|couldn't find) the specified module\b"
+        ),
+        {"code": 126},
+    ),
+    # the entry-point pop-up told by its title or in words: "this dialog (Entry Point Not Found)", "Windows says it
+    # cannot find the entry point"
+    (
+        "code-mention",
+        fact_pattern(
+            r"(?-i:\(Entry Point Not Found\))|\b(?:cannot|can't|could not|couldn't) find the entry point\b"
+        ),
+        {"code": 127},
+    ),
     # "Entry point of ProcessPrng can't be found on bcryptprimitives.dll"
     (
         "retold",
@@ -248,7 +280,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"Unable to find an entry point name(?:d)? [\"'`](?P<symbol>[^\"'`\r\n]{1,120})[\"'`] in DLL "
+            r"Unable to find (?:an )?entry point name(?:d)? [\"'`](?P<symbol>[^\"'`\r\n]{1,120})[\"'`] in DLL "
             r"[\"'`](?P<bare>[\w.+~-]{1,80})[\"'`]"
         ),
         {"code": 127},

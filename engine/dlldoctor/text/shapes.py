@@ -240,8 +240,14 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"leaf": True, "code": 193},
     ),
     ("code-mention", fact_pattern(r"\(Error (?P<code>\d{1,5}): "), {}),
-    # 193's message retyped ("%1 not a valid win32 application!", "is not a valid Win32 app")
-    ("code-mention", fact_pattern(r"\b(?:not|no) (?:an? )?valid win32[- ]app(?:lication)?\b"), {"code": 193}),
+    # 193's message retyped ("%1 not a valid win32 application!", "is not a valid Win32 app", "不是有效的win32应用程序")
+    (
+        "code-mention",
+        fact_pattern(
+            r"\b(?:not|no) (?:an? )?valid win32[- ]app(?:lication)?\b|不是(?:一个)?有效的 ?win32 ?(?:应用程序|應用程式)"
+        ),
+        {"code": 193},
+    ),
     # "Error 1455", "error code: 1114" without WinError's brackets; not an issue number ("error #1455") nor a
     # database's own error of the same number ("ERROR 1114 (HY000): The table is full" is MySQL's)
     (

@@ -45,7 +45,7 @@ _NAMED = fact_pattern(
 )
 # DLLs at all: "Missing DLL in Windows build", "DLLs not found", "缺少dll文件", "找不到动态链接库".
 _GENERAL = fact_pattern(
-    r"\bmissing (?:a |the |some )?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
+    r"\bmissing (?:a |the |some )?\.?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
     r"(?:缺少|缺失|丢失|找不到)\s*(?:dlls?\b|动态链接库|動態連結程式庫)"
 )
 # Texts that speak of DLLs for another reason, anywhere in them: an installer's or a linker's error, a file
