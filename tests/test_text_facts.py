@@ -1627,7 +1627,13 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
             "jna16.dll",
             126,
         ),
-        # not a failure: a condition, a question about the title, a list of fixes
+        (
+            'says: "GetSystemTimePreciseAsFileTime could not be found in the KERNEL32.dll."',
+            "kernel32.dll",
+            127,
+        ),
+        # not a failure: a condition, a question about the title, a word that is no function's name
+        ("The file settings could not be found in the config.dll folder", None, None),
         ("The install can't finish because setup.log does not exist yet", None, None),
         ("What does entry point not found mean?", None, None),
     ],

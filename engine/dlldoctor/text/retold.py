@@ -256,11 +256,22 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ),
     # ... retyped without "entry point": "The procedure U16_to_bytes could not be located in the dynamic link library
     # libtoxcore-0.dll", "?toString@QJsonValue@@QEBA?AVQString@@XZ could not be located in the Qt5Core.dll" (a name
-    # with a small letter or a decoration: not the ordinal pop-up's "XXXX")
+    # with a small letter or a decoration: not the ordinal pop-up's "XXXX"); with "found" for "located" only a name
+    # that looks like a function's (camel case or a decoration, not a word): "GetSystemTimePreciseAsFileTime could
+    # not be found in the KERNEL32.dll"
     (
         "retold",
         fact_pattern(
             r"(?P<symbol>(?-i:[A-Za-z_?@$][\w@?$]*[a-z_@?$][\w@?$]*)) could not be located in (?:the )?"
+            r"(?:dynamic link(?: library)? )?"
+            r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r")\b"
+        ),
+        {"code": 127},
+    ),
+    (
+        "retold",
+        fact_pattern(
+            r"(?P<symbol>(?-i:[A-Za-z_?@$][\w@?$]*(?:[a-z][A-Z]|[_@?$])[\w@?$]*)) could not be found in (?:the )?"
             r"(?:dynamic link(?: library)? )?"
             r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r")\b"
         ),
