@@ -1632,6 +1632,7 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
             "kernel32.dll",
             127,
         ),
+        ("the application is unable to start correctly (0xc0000906).", None, 225),
         # not a failure: a condition, a question about the title, a word that is no function's name
         ("The file settings could not be found in the config.dll folder", None, None),
         ("The install can't finish because setup.log does not exist yet", None, None),

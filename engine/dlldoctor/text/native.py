@@ -138,6 +138,9 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("status", fact_pattern(_STATUS_NAMED.format(name="ENTRYPOINT_NOT_FOUND")), {"code": 0xC0000139}),
     ("status", fact_pattern(_STATUS_NAMED.format(name="INVALID_IMAGE_FORMAT")), {"code": 0xC000007B}),
     ("status", fact_pattern(_STATUS_NAMED.format(name="DLL_INIT_FAILED")), {"code": 0xC0000142}),
+    # STATUS_VIRUS_INFECTED, the start-up pop-up's "unable to start correctly (0xc0000906)": an antivirus refused
+    # the image, as Win32's ERROR_VIRUS_INFECTED (225) says for a file
+    ("status", fact_pattern(r"\b0xc0000906\b|" + _STATUS_NAMED.format(name="VIRUS_INFECTED")), {"code": 225}),
     # Cygwin's and MSYS2's own loader: "error while loading shared libraries: msys-2.0.dll: cannot open shared
     # object file".
     (
