@@ -228,6 +228,39 @@ def test_codes_builds_and_changelogs_of_the_ninth_review_get_no_cause(text: str,
     assert not (found and found[0].confidence >= 0.2), (found[0].rule.id, found[0].confidence)
 
 
+NOT_A_LOAD_REVIEW_TEN = [
+    # an entry point that is a program's, a bundler's, an engine's or a course's (real texts the review found)
+    "console.error('Cannot find the entry point \"' + entryFileName + '\" for the ' + shortName);",
+    "Without it, the linker cannot find the entry point and the binary cannot be produced.",
+    "raise FileNotFoundError(f\"Could not find the entry point: '{entry_point}'\")",
+    "Without it the class compiles but the JVM cannot find the entry point.",
+    "Without this, Godot cannot find the entry point and the extension won't load.",
+    'UNNERuntimeIREECpu could not find the entry point in model header "%s"',
+    # a user-name placeholder of docs, with a failure word that is no loader's
+    "I followed the guide and put the file in C:\\Users\\???\\Documents\\Gazepoint but Gazepoint Control says the "
+    "calibration image is not found.",
+    "When I run the sketch it fails: C:\\Users\\???\\AppData\\Local\\Arduino15\\variants\\pins_arduino.h: No such "
+    "file or directory",
+    # the JVM's words in a changelog's fix
+    '- Fixed "C:\\Users\\x\\AppData\\Local\\Temp\\jSerialComm.dll: Can\'t find dependent libraries" on Windows 7',
+]
+
+
+@pytest.mark.parametrize("text", NOT_A_LOAD_REVIEW_TEN)
+def test_entry_points_placeholders_and_changelogs_of_the_tenth_review_get_no_cause(
+    text: str, rule_set: RuleSet
+) -> None:
+    assert explain_text(text, rule_set).diagnoses == ()
+
+
+def test_a_redacted_user_folder_is_no_sign_of_a_non_ascii_path(rule_set: RuleSet) -> None:
+    text = (
+        'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\Users\\???\\miniconda3\\'
+        'Lib\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies.'
+    )
+    assert "nonascii-path" not in [d.rule.category for d in explain_text(text, rule_set).diagnoses[:3]]
+
+
 def test_cudnns_advice_adds_no_code_of_its_own(rule_set: RuleSet) -> None:
     # the reviewer's composition after AlexeyAB/darknet#8239: the code is the one the loader gave, 1114
     text = (

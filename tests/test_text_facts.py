@@ -1590,10 +1590,19 @@ def test_a_shells_error_code_in_brackets_is_not_read(rule_set: RuleSet) -> None:
         ("    from cv2 import dnn\nImportError: DLL load failed", ("cv2",)),
         ("import numpy, scipy\nImportError: DLL load failed", ("numpy",)),
         ("from osgeo.gdal import Open\nImportError: DLL load failed", ("osgeo",)),
-        # words, not an import: a title, prose that starts with "from", a name mid-line
+        ("----> 1 import tensorflow as tf\nImportError: DLL load failed", ("tensorflow",)),
+        ("In [1]: import torch\nImportError: DLL load failed", ("torch",)),
+        ("- `import tensorflow as tf` trigger this error\nImportError: DLL load failed", ("tensorflow",)),
+        ('> python -c "import cupy"\nImportError: DLL load failed', ("cupy",)),
+        ("import torch  # noqa\nImportError: DLL load failed", ("torch",)),
+        # words, not an import: a title, prose that starts with "from", a name mid-line, Java, Python's own library
         ("Import error when importing the module\nImportError: DLL load failed", ()),
+        ("Import Error\nImportError: DLL load failed", ()),
         ("from the traceback I import nothing\nImportError: DLL load failed", ()),
+        ("from here import the dll and it crashes\nImportError: DLL load failed", ()),
         ("I tried to import torch\nImportError: DLL load failed", ()),
+        ("import com.sun.jna.platform.win32.Kernel32Util;\nUnsatisfiedLinkError", ()),
+        ("from multiprocessing import Process\nImportError: DLL load failed", ()),
     ],
 )
 def test_a_package_imported_on_a_line_of_its_own_is_named(
@@ -1633,6 +1642,24 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
             127,
         ),
         ("the application is unable to start correctly (0xc0000906).", None, 225),
+        (
+            "Failed to locate procedure entry point ??0elf@xrt@@QEAA@PEBX_K@Z in dynamic link library "
+            "D:\\Code\\Tools\\flm\\gemma_text_npu.dll.",
+            "gemma_text_npu.dll",
+            127,
+        ),
+        (
+            'The installation was showing "The entry point wasn\'t found in KERNEL32.dll".',
+            "kernel32.dll",
+            127,
+        ),
+        ("0.4版本在xp下运行提示不是有效的win32程序", None, 193),
+        ("jnind4jcpu.dll: Can't find dependent libraries", "jnind4jcpu.dll", 126),
+        (
+            '"C:\\Users\\me\\.javacpp\\cache\\jnicudnn.dll": Can\'t find dependent libraries',
+            "jnicudnn.dll",
+            126,
+        ),
         # not a failure: a condition, a question about the title, a word that is no function's name
         ("The file settings could not be found in the config.dll folder", None, None),
         ("The install can't finish because setup.log does not exist yet", None, None),

@@ -12,6 +12,7 @@ explains it.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 
 from dlldoctor.kb.messages import POPUP_KINDS
@@ -54,6 +55,8 @@ _VIA = (
 PRIOR_WEIGHT = 0.5
 CANDIDATE_SCORE = 2.0
 DISTINCT = 3
+_DLL = re.compile(r"[a-z0-9_.+~-]+\.(?:dll|pyd)")
+_RANDOM = re.compile(r"\d{8}")
 
 
 def is_loader_error(facts: ErrorFacts) -> bool:
@@ -87,10 +90,10 @@ def report_names(facts: ErrorFacts) -> tuple[str, ...]:
     ``torch``, ``_errors``), and the DLLs its error statements name (``libvlc.dll``)."""
     names = {name for name, _ in facts.packages}
     if facts.module:
-        top = facts.module.split(".")[0].lower()
-        if top:
-            names.add(top)
-    names.update(facts.error_dlls)
+        names.add(facts.module.split(".")[0].lower())
+    names.discard("")
+    # a DLL as the extractor read it, not a temporary copy's random name (``jna1644595665224573683.dll``)
+    names.update(d for d in facts.error_dlls if _DLL.fullmatch(d) and not _RANDOM.search(d))
     return tuple(sorted(names))
 
 

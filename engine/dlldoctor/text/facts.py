@@ -21,7 +21,7 @@ from dlldoctor.text.bindings import BINDINGS
 from dlldoctor.text.derived import derive
 from dlldoctor.text.encoding import script_language
 from dlldoctor.text.locations import locate
-from dlldoctor.text.mentions import IMPORTED, INSTALLED_LIST, PACKAGE_DIR, PACKAGES, listed_releases
+from dlldoctor.text.mentions import IMPORTED, INSTALLED_LIST, PACKAGE_DIR, PACKAGES, STDLIB, listed_releases
 from dlldoctor.text.native import NATIVE
 from dlldoctor.text.normalize import normalize_text
 from dlldoctor.text.retold import RETOLD, quieted_lines
@@ -373,9 +373,10 @@ def _packages(t: ScannedText) -> tuple[tuple[str, str], ...]:
         if version or key not in found:
             found[key] = version or found.get(key, "")
 
-    for pattern in (PACKAGE_DIR, *IMPORTED):
-        for m in t.finditer(pattern, limit=500):
-            add(_group(m, "name"), None)
+    for m in t.finditer(PACKAGE_DIR, limit=500):
+        add(_group(m, "name"), None)
+    for m in (m for p in IMPORTED for m in t.finditer(p, limit=100)):  # not Python's own library
+        add(None if _group(m, "name") in STDLIB else _group(m, "name"), None)
     for pattern in PACKAGES:
         for m in t.finditer(pattern, limit=200):
             add(_group(m, "name"), _group(m, "version"))

@@ -10,6 +10,8 @@ one is installed), every pair is kept: a report naming the failing and the worki
 
 from __future__ import annotations
 
+import sys
+
 from dlldoctor.kb.releases import Release, Releases, norm_package
 from dlldoctor.text.shapes import FactPattern, ScannedText, fact_pattern
 
@@ -35,14 +37,21 @@ PACKAGES: tuple[FactPattern, ...] = (
 INSTALLED_LIST = fact_pattern(r"Successfully installed (?P<list>[^\n]+)")
 PACKAGE_DIR = fact_pattern(r"site-packages[\\/](?P<name>[A-Za-z_][A-Za-z0-9_]*)[\\/]")
 # A package imported on a line of its own, as a repro or a traceback shows it: "import torch", ">>> import
-# tensorflow as tf", "from cv2 import dnn" (not "Import error when …", nor prose that starts with "from").
+# tensorflow as tf", "----> 1 import numpy as np", "In [1]: from cv2 import dnn", "`import torch`", 'python -c
+# "import torch; …"'. Python's lower-case keyword only (not "Import Error"), and not Java's or Kotlin's "import
+# com.sun.jna.Native;", nor prose that starts with "from".
+STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}  # imports that name no package
+_PROMPT = r"(?m)^[ \t]*(?:>>>[ \t]*|In \[\d+\]:[ \t]*|-*>?[ \t]*\d+[ \t]+|`)?"
 IMPORTED = (
     fact_pattern(
-        r"(?m)^[ \t]*(?:>>>[ \t]*)?import[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\w.]*[ \t]*(?:$|,|;|[ \t]as[ \t])"
+        _PROMPT + r"(?-i:import)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\w.]*[ \t]*(?:$|,|`|#|[ \t]as[ \t])"
     ),
     fact_pattern(
-        r"(?m)^[ \t]*(?:>>>[ \t]*)?from[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\w.]*[ \t]+import[ \t]"
+        _PROMPT + r"(?-i:from)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\w.]*[ \t]+(?-i:import)[ \t]+[\w.*()]+"
+        r"(?:[ \t]*,[ \t]*[\w.*()]+)*[ \t]*(?:$|,|`|#|[ \t]as[ \t])"
     ),
+    fact_pattern(r"\bpython[0-9.]*(?:\.exe)? -c [\"'](?-i:import)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)"),
+    fact_pattern(r"`(?-i:import)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\w.]*(?:`|[ \t]as[ \t])"),
 )
 
 MAX_MENTIONS = 400

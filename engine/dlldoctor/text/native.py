@@ -108,8 +108,11 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 126},
     ),
     (
-        "load-library",
-        fact_pattern(r"(?P<path>(?:[A-Za-z]:)?[\\/][^\"'`\r\n<>|*]*?\.dll): Can't find dependent libraries"),
+        "retold",
+        fact_pattern(
+            r"(?:^|[\s\"'`(])(?P<path>(?:[A-Za-z]:[\\/][^\"'`\r\n<>|*]*?|[\\/][^\"'`\r\n<>|*]*?|[\w.+~-]+)\.dll)"
+            r"[\"'`]?: Can't find dependent libraries"
+        ),
         {"code": 126},
     ),
     # ... or only named, in a title: "UnsatisfiedLinkError for JNA on startup" (not "UnsatisfiedLinkError.class")

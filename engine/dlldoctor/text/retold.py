@@ -225,12 +225,29 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 126},
     ),
-    # the entry-point pop-up told by its title or in words: "this dialog (Entry Point Not Found)", "Windows says it
-    # cannot find the entry point"
+    # the entry-point pop-up told by its title in brackets: "this dialog (Entry Point Not Found)"
+    ("code-mention", fact_pattern(r"(?-i:\(Entry Point Not Found\))"), {"code": 127}),
+    # ... or in words, with its DLL (an entry point alone is also a program's main, a bundler's or an engine's):
+    # "Failed to locate procedure entry point X in dynamic link library D:\\x\\y.dll", "Could not find X procedure
+    # entry point in dynamic link library C:\\…"
     (
-        "code-mention",
+        "retold",
         fact_pattern(
-            r"(?-i:\(Entry Point Not Found\))|\b(?:cannot|can't|could not|couldn't) find the entry point\b"
+            r"\b(?:failed to locate|could not find|couldn't find|unable to find|cannot find|can't find) (?:the )?"
+            r"(?:[A-Za-z_?@$][\w@?$]* )?(?:procedure )?entry point\b[^\r\n]{0,120}? in (?:the )?"
+            r"(?:dynamic[- ]link library |DLL )?[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>"
+            + DLL_NAME
+            + r")\b"
+        ),
+        {"code": 127},
+    ),
+    # "The entry point wasn't found in KERNEL32.dll"
+    (
+        "retold",
+        fact_pattern(
+            r"\bentry point (?:was not|wasn't|is not|isn't) found in (?:the )?[\"'`]?(?P<dll>"
+            + DLL_NAME
+            + r")\b"
         ),
         {"code": 127},
     ),

@@ -244,7 +244,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "code-mention",
         fact_pattern(
-            r"\b(?:not|no) (?:an? )?valid win32[- ]app(?:lication)?\b|不是(?:一个)?有效的 ?win32 ?(?:应用程序|應用程式)"
+            r"\b(?:not|no) (?:an? )?valid win32[- ]app(?:lication)?\b|不是(?:一个|一個)?有效(?:的)? ?win32 ?(?:应用程序|應用程式|程序|程式)"
         ),
         {"code": 193},
     ),
