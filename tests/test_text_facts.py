@@ -1660,7 +1660,26 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
             "jnicudnn.dll",
             126,
         ),
+        (
+            "Invalid argument(s): Failed to load dynamic library 'C:\\x\\sqlite3.dll': error code 126",
+            "sqlite3.dll",
+            126,
+        ),
+        ('a popup that says "Unhandled exception Code:0xC06D007E Address:0x7478B832"', None, 126),
+        (
+            "java.lang.UnsatisfiedLinkError: C:\\Users\\x\\AppData\\Local\\Temp\\tempLib1064905877: Can't find "
+            "dependent libraries",
+            None,
+            126,
+        ),
+        (
+            "This version of C:\\Ham\\EasyDRF\\EasyDRF.exe is not compatible with the version of Windows you're "
+            "running. Check your computer's system information and then contact the software publisher.",
+            "easydrf.exe",
+            216,
+        ),
         # not a failure: a condition, a question about the title, a word that is no function's name
+        ('    if (!h) { printf("LoadLibrary failed\\n"); return 1; }', None, None),
         ("The file settings could not be found in the config.dll folder", None, None),
         ("The install can't finish because setup.log does not exist yet", None, None),
         ("What does entry point not found mean?", None, None),

@@ -23,7 +23,7 @@ from dlldoctor.text.facts import ErrorFacts
 
 # Codes that only a failed load produces (NTSTATUS values as the loader pop-ups print them).
 LOADER_CODES = frozenset(
-    {126, 127, 182, 193, 1114, 1455, 4551, 0xC000007B, 0xC0000135, 0xC0000139, 0xC0000142}
+    {126, 127, 182, 193, 216, 1114, 1455, 4551, 0xC000007B, 0xC0000135, 0xC0000139, 0xC0000142}
 )
 # Statement shapes that are themselves a failed load, whatever the code: the loader's pop-ups, and these.
 LOADER_SHAPES = frozenset(
@@ -39,7 +39,7 @@ LOADER_SHAPES = frozenset(
         "topic",
     }
 ) | frozenset(POPUP_KINDS)
-_CODE_CLASS = {0xC000007B: 193, 0xC0000135: 126, 0xC0000139: 127, 0xC0000142: 1114}
+_CODE_CLASS = {216: 193, 0xC000007B: 193, 0xC0000135: 126, 0xC0000139: 127, 0xC0000142: 1114}
 _VIA = (
     ("ctypes", "ctypes"),
     ("error-loading", "preload"),

@@ -115,6 +115,15 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 126},
     ),
+    # ... for a file without an extension, as a library unpacked to a temporary name is ("…\\Temp\\tempLib1064…:
+    # Can't find dependent libraries")
+    (
+        "load-library",
+        fact_pattern(
+            r"UnsatisfiedLinkError:?\s+[A-Za-z]:[\\/][^\"'`\r\n<>|*.]+: Can't find dependent libraries"
+        ),
+        {"code": 126},
+    ),
     # ... or only named, in a title: "UnsatisfiedLinkError for JNA on startup" (not "UnsatisfiedLinkError.class")
     ("load-library", fact_pattern(r"(?-i:\bUnsatisfiedLinkError)(?: for | on | when | while )"), {}),
     # ... or not found by name at all: "java.lang.UnsatisfiedLinkError: no opencv_java455 in java.library.path".
@@ -141,6 +150,10 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("status", fact_pattern(_STATUS_NAMED.format(name="ENTRYPOINT_NOT_FOUND")), {"code": 0xC0000139}),
     ("status", fact_pattern(_STATUS_NAMED.format(name="INVALID_IMAGE_FORMAT")), {"code": 0xC000007B}),
     ("status", fact_pattern(_STATUS_NAMED.format(name="DLL_INIT_FAILED")), {"code": 0xC0000142}),
+    # a delay-loaded DLL or function the loader could not find, as the C++ exception the delay-load helper raises
+    # ("Unhandled exception Code:0xC06D007E"): ERROR_MOD_NOT_FOUND and ERROR_PROC_NOT_FOUND in its low word
+    ("status", fact_pattern(r"\b0xc06d007e\b"), {"code": 126}),
+    ("status", fact_pattern(r"\b0xc06d007f\b"), {"code": 127}),
     # STATUS_VIRUS_INFECTED, the start-up pop-up's "unable to start correctly (0xc0000906)": an antivirus refused
     # the image, as Win32's ERROR_VIRUS_INFECTED (225) says for a file
     ("status", fact_pattern(r"\b0xc0000906\b|" + _STATUS_NAMED.format(name="VIRUS_INFECTED")), {"code": 225}),

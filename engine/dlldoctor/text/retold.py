@@ -225,6 +225,28 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 126},
     ),
+    # Dart's FFI: "Invalid argument(s): Failed to load dynamic library 'C:\\x\\foo.dll': error code 126", or only
+    # "Failed to load dynamic library (126)"
+    (
+        "retold",
+        fact_pattern(
+            r"\bFailed to load dynamic library(?: [\"'](?P<path>[^\"'\r\n]*?(?P<dll>"
+            + DLL_NAME
+            + r"))[\"'])?:?"
+            r" ?(?:error code:? ?|\()(?P<code>\d{2,5})\b"
+        ),
+        {},
+    ),
+    # LoadLibrary's failure as a dialog or a title says it, on a line of its own ("LoadLibrary Failed"), and in
+    # Chinese ("LoadLibraryA加载失败"); onnxruntime's and OpenVINO's "LoadDynamicLibrary failed"
+    (
+        "retold",
+        fact_pattern(
+            r"(?m)^[ \t>*#-]*(?:error:? )?LoadLibrary(?:Ex)?[AW]? failed[.!]?[ \t]*$|LoadLibrary(?:Ex)?[AW]?\s*加载失败|"
+            r"\bLoadDynamicLibrary failed\b"
+        ),
+        {},
+    ),
     # the entry-point pop-up told by its title in brackets: "this dialog (Entry Point Not Found)"
     ("code-mention", fact_pattern(r"(?-i:\(Entry Point Not Found\))"), {"code": 127}),
     # ... or in words, with its DLL (an entry point alone is also a program's main, a bundler's or an engine's):
