@@ -1678,6 +1678,8 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
             "easydrf.exe",
             216,
         ),
+        ("Cannot find XGBoost Library in the candidate path. List of candidates:", None, 126),
+        ("NotImplementedError: Location of niDAQmx library and include file unknown on win32", None, 126),
         # not a failure: a condition, a question about the title, a word that is no function's name
         ('    if (!h) { printf("LoadLibrary failed\\n"); return 1; }', None, None),
         ("The file settings could not be found in the config.dll folder", None, None),

@@ -52,6 +52,18 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 126},
     ),
+    # libraries' loaders that searched a list of places: XGBoost's "XGBoostLibraryNotFound: Cannot find XGBoost
+    # Library in the candidate path", LightGBM's "Cannot find lightgbm library file in following paths", PyDAQmx's
+    # "Location of niDAQmx library and include file unknown on win32"
+    (
+        "retold",
+        fact_pattern(
+            r"\bCannot find [\w.+-]{2,40} Library in the candidate path|"
+            r"\bCannot find [\w.+-]{2,40} library file in following paths|"
+            r"\bLocation of [\w.+-]{2,40} library and include file unknown\b"
+        ),
+        {"code": 126},
+    ),
     # the loader's code after a DLL's failure, as a program prints it: "Couldn't load xaudio_2.8.dll Error code:
     # 126", "failed to load foo.dll, error code is 193" (only the loader's codes: any program has an "error code")
     (

@@ -25,7 +25,8 @@ _CP1252_BYTE = {
 # "VCRUNTIME140.ddl", "SSLEAY32.ddl": a DLL's name mistyped when retold. Only a stem that ends in a digit or is
 # written in capitals, as DLL names are and SQL scripts' "schema.ddl" are not.
 _DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_-]{0,62}[0-9]|[A-Z][A-Z0-9_]{1,63})\.ddl\b", re.IGNORECASE)
-_DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b", re.IGNORECASE)
+# ... and Python's words retyped with a slip: "DDL load failed", "dll load file failed"
+_DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b|\bDLL load file failed\b", re.IGNORECASE)
 # Python's message with its "load" dropped in a retelling: "ImportError: DLL failed while importing _pyllamacpp"
 _DLL_FAILED_IMPORTING = re.compile(r"\bImportError: DLL failed (?=while importing\b)")
 # A space that a wrapped line left between two Chinese or Japanese characters ("应用程 序"), which never
