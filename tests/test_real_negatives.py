@@ -243,6 +243,15 @@ NOT_A_LOAD_REVIEW_TEN = [
     "file or directory",
     # the JVM's words in a changelog's fix
     '- Fixed "C:\\Users\\x\\AppData\\Local\\Temp\\jSerialComm.dll: Can\'t find dependent libraries" on Windows 7',
+    # the delay-load helper's and the antivirus' statuses caught or named in code and in a table (second review)
+    "} __except(GetExceptionCode() == 0xC06D007E) {",
+    'case 0xc06d007e: return "delay-load module not found";',
+    "| 0xC06D007E | VcppException(ERROR_SEVERITY_ERROR, ERROR_MOD_NOT_FOUND) |",
+    'case 0xc0000906: return "STATUS_VIRUS_INFECTED";',
+    # loader words inside a string of source code, a document's heading
+    "std::cerr << \"LoadDynamicLibrary failed: \" << error << '\\n';",
+    'if (!h) { printf("LoadLibraryA加载失败\\n"); return 1; }',
+    "### LoadLibrary Failed\n\n**Error:**\nRemote thread returned error code\n**Causes:**\n1. DLL has missing dependencies",
 ]
 
 
@@ -292,3 +301,17 @@ def test_a_cuda_named_but_not_shown_installed_does_not_rule_out_a_version_mismat
     explanation = explain_text(text, rule_set)
     assert "cuda-version-agrees" not in explanation.facts.derived
     assert "cuda-version-mismatch" in [d.rule.category for d in explanation.diagnoses][:3]
+
+
+def test_a_runtimes_dll_inside_a_package_is_the_packages_own_file(rule_set: RuleSet) -> None:
+    # libusb-package and pygraphviz ship these DLLs in their wheels: a copy in site-packages that fails to load is
+    # a broken install, not a runtime left uninstalled (the second review of the tenth round)
+    for path in (
+        "C:\\\\Users\\\\me\\\\venv\\\\Lib\\\\site-packages\\\\libusb_package\\\\libusb-1.0.dll",
+        "C:\\\\Users\\\\me\\\\venv\\\\Lib\\\\site-packages\\\\pygraphviz.libs\\\\cgraph-7188e09afeb3afe19893eaef184e8430.dll",
+    ):
+        text = f"FileNotFoundError: Could not find module '{path}' (or one of its dependencies)."
+        rules = [d.rule.id for d in explain_text(text, rule_set).diagnoses]
+        assert "third-party-runtime-dll-not-found" not in rules, rules
+    text = "FileNotFoundError: Could not find module 'C:\\\\Python38\\\\libvlc.dll' (or one of its dependencies)."
+    assert explain_text(text, rule_set).diagnoses[0].rule.id == "third-party-runtime-dll-not-found"

@@ -1679,7 +1679,47 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
             216,
         ),
         ("Cannot find XGBoost Library in the candidate path. List of candidates:", None, 126),
-        ("NotImplementedError: Location of niDAQmx library and include file unknown on win32", None, 126),
+        (
+            "Invalid argument(s): Failed to load dynamic library 'C:\\Users\\a\\dart\\lib\\USB2XXX.dll': 126",
+            "usb2xxx.dll",
+            126,
+        ),
+        (
+            "Problem Event Name: APPCRASH\nFault Module Name: KERNELBASE.dll\nException Code: c06d007e",
+            None,
+            126,
+        ),
+        (
+            "The version of this file is not compatible with the version of Windows you're running. Check your "
+            "computer's system information to see whether you need an x86 (32-bit) or x64 (64-bit) version",
+            None,
+            216,
+        ),
+        ("此文件的版本与正在运行的windows 版本不兼容。请检查计算机的系统信息", None, 216),
+        (
+            "java.lang.UnsatisfiedLinkError: C:\\Users\\john.doe\\AppData\\Local\\Temp\\tempLib1064905877: Can't "
+            "find dependent libraries",
+            None,
+            126,
+        ),
+        (
+            "XGBoostLibraryNotFound: Cannot find XGBoost Libarary in the candicate path, did you install compilers",
+            None,
+            126,
+        ),
+        (
+            "Exception: Cannot find lightgbm Library in following paths: C:\\x\\lib_lightgbm.dll",
+            "lib_lightgbm.dll",
+            126,
+        ),
+        (
+            "18:20:12.283: LoadLibrary failed for '../../obs-plugins/64bit/SC2SceneSwitcher.dll': (null) (193)",
+            "sc2sceneswitcher.dll",
+            193,
+        ),
+        ('LoadLibrary("C:\\foo\\bar.dll") failed - The specified module could not be found.', "bar.dll", 126),
+        # PyDAQmx's message is raised when its C header is not found, the DLL installed or not (clade/PyDAQmx#46)
+        ("NotImplementedError: Location of niDAQmx library and include file unknown on win32", None, None),
         # not a failure: a condition, a question about the title, a word that is no function's name
         ('    if (!h) { printf("LoadLibrary failed\\n"); return 1; }', None, None),
         ("The file settings could not be found in the config.dll folder", None, None),

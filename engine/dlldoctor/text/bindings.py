@@ -53,14 +53,12 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 126},
     ),
     # libraries' loaders that searched a list of places: XGBoost's "XGBoostLibraryNotFound: Cannot find XGBoost
-    # Library in the candidate path", LightGBM's "Cannot find lightgbm library file in following paths", PyDAQmx's
-    # "Location of niDAQmx library and include file unknown on win32"
+    # Library in the candidate path" (once "Libarary in the candicate path"), LightGBM's "Cannot find lightgbm
+    # library file in following paths" (once "Library in following paths")
     (
         "retold",
         fact_pattern(
-            r"\bCannot find [\w.+-]{2,40} Library in the candidate path|"
-            r"\bCannot find [\w.+-]{2,40} library file in following paths|"
-            r"\bLocation of [\w.+-]{2,40} library and include file unknown\b"
+            r"\bCannot find [\w.+-]{2,40} Lib(?:r|ar)ary(?: file)? in (?:the )?(?:candidate|candicate|following) paths?\b"
         ),
         {"code": 126},
     ),

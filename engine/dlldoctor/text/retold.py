@@ -232,18 +232,19 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             r"\bFailed to load dynamic library(?: [\"'](?P<path>[^\"'\r\n]*?(?P<dll>"
             + DLL_NAME
-            + r"))[\"'])?:?"
-            r" ?(?:error code:? ?|\()(?P<code>\d{2,5})\b"
+            + r"))[\"'])?"
+            r"(?::[ \t]*(?:error code:?[ \t]*)?| ?\(| error code:? ?)(?P<code>\d{2,5})\b"
         ),
         {},
     ),
-    # LoadLibrary's failure as a dialog or a title says it, on a line of its own ("LoadLibrary Failed"), and in
-    # Chinese ("LoadLibraryA加载失败"); onnxruntime's and OpenVINO's "LoadDynamicLibrary failed"
+    # LoadLibrary's failure as a dialog or a title says it, on a line of its own ("LoadLibrary Failed"; not a
+    # document's heading), and in Chinese ("LoadLibraryA加载失败"); onnxruntime's and OpenVINO's "LoadDynamicLibrary
+    # failed" (not inside a string of source code)
     (
         "retold",
         fact_pattern(
-            r"(?m)^[ \t>*#-]*(?:error:? )?LoadLibrary(?:Ex)?[AW]? failed[.!]?[ \t]*$|LoadLibrary(?:Ex)?[AW]?\s*加载失败|"
-            r"\bLoadDynamicLibrary failed\b"
+            r"(?m)^[ \t>*-]*(?:error:? )?LoadLibrary(?:Ex)?[AW]? failed[.!]?[ \t]*$|"
+            r"(?:^|[^\"'`\w])LoadLibrary(?:Ex)?[AW]?\s*加载失败|(?:^|[^\"'`\w])LoadDynamicLibrary failed\b"
         ),
         {},
     ),

@@ -217,8 +217,16 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"LoadLibrary(?:Ex)?[AW]? fail(?:s|ed) for [\"'`]?(?P<path>" + QPATH + r"\.(?:pyd|dll))\b"
+            r"(?m)LoadLibrary(?:Ex)?[AW]? fail(?:s|ed) for [\"'`]?(?P<path>" + QPATH + r"\.(?:pyd|dll))\b"
+            # OBS's log line ends with the code: "LoadLibrary failed for '…\\x.dll': (null) (193)"
+            r"(?:[\"'`]?:[^\r\n]{0,80}? \((?P<code>\d{2,5})\)[ \t]*$)?"
         ),
+        {},
+    ),
+    # regsvr32's: 'LoadLibrary("C:\\foo\\bar.dll") failed - The specified module could not be found.'
+    (
+        "load-library",
+        fact_pattern(r"LoadLibrary(?:Ex)?[AW]?\(\"(?P<path>[^\"\r\n]+?\.(?:dll|ocx|ax))\"\) failed"),
         {},
     ),
     # pywin32 / win32ctypes errors, as PyInstaller prints them: "(1920, 'LoadLibraryEx', '...')".
