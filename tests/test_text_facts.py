@@ -1718,6 +1718,12 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
             193,
         ),
         ('LoadLibrary("C:\\foo\\bar.dll") failed - The specified module could not be found.', "bar.dll", 126),
+        (
+            "RuntimeError: Could not load libtorchcodec. Likely causes: 1. FFmpeg is not properly installed",
+            None,
+            126,
+        ),
+        ("Demucs: Try using the full path with constructor syntax.", None, 126),
         # PyDAQmx's message is raised when its C header is not found, the DLL installed or not (clade/PyDAQmx#46)
         ("NotImplementedError: Location of niDAQmx library and include file unknown on win32", None, None),
         # not a failure: a condition, a question about the title, a word that is no function's name

@@ -62,6 +62,9 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 126},
     ),
+    # TorchCodec's loader, which tries its library for each FFmpeg major it supports: "RuntimeError: Could not load
+    # libtorchcodec. Likely causes: 1. FFmpeg is not properly installed"
+    ("retold", fact_pattern(r"\bCould not load libtorchcodec\b"), {"code": 126}),
     # the loader's code after a DLL's failure, as a program prints it: "Couldn't load xaudio_2.8.dll Error code:
     # 126", "failed to load foo.dll, error code is 193" (only the loader's codes: any program has an "error code")
     (

@@ -248,6 +248,8 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
+    # the end of Python 3.8+'s ctypes message, its start cut off: "Try using the full path with constructor syntax."
+    ("retold", fact_pattern(r"\bTry using the full path with constructor syntax\b"), {"code": 126}),
     # the entry-point pop-up told by its title in brackets: "this dialog (Entry Point Not Found)"
     ("code-mention", fact_pattern(r"(?-i:\(Entry Point Not Found\))"), {"code": 127}),
     # ... or in words, with its DLL (an entry point alone is also a program's main, a bundler's or an engine's):

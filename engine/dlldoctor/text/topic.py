@@ -95,7 +95,7 @@ _SHORT_FAILURE = fact_pattern(
     r"\b(?:fail(?:s|ed|ing)?|unable|can'?t|cannot|could(?:n'?t| not)|won'?t|does(?:n'?t| not)|regression)\b"
     r"[^\r\n]{0,30}?\b(?:import(?:ing)?|load(?:ing)?)\b|"
     r"\b(?:import(?:ing)?|loading)\b[^\r\n]{0,40}?\b(?:fail(?:s|ed|ing|ure)?|errors?|issues?|problems?)\b|"
-    r"(?:^|[^\w.])dlls?\s+(?:errors?|issues?|problems?)\b|\.dll[\"'`]?\s+(?:error|issue|problem)(?:[\s.!?]|$)|"
+    r"(?:^|[^\w.])dlls?\s+(?:errors?|issues?|problems?)\b|(?:^|[^\w.])dll load failures?\b|\.dll[\"'`]?\s+(?:error|issue|problem)(?:[\s.!?]|$)|"
     r"\b(?:fail(?:s|ed)?|unable|can'?t|cannot|could(?:n'?t| not)) (?:to )?find (?:the )?(?:cuda|cudnn|cublas|dlls?)\b"
 )
 # A DLL named, or Windows together with a word of Python.
