@@ -1,8 +1,8 @@
 """The fourteenth blind batch (corpus/heldout14/): resolved public reports collected blind at the end of the eighth
 round, after its last change to the engine and the rules, by three collectors at once (Python processes, native
-programs, other languages), and measured once on that final state (43d026e): the next round's before-figure. It
-prints the figures (and the same for its Python reports and for texts that quote the error, aggregates only);
-nobody changes rules because of it."""
+programs, other languages), measured once on that final state (43d026e) and once after the ninth round. Counted
+in the priors since the tenth round, so in-sample from then on: its figures printed here are no longer blind (the
+leave-one-out ones are in docs/accuracy.md). Aggregates only; nobody changes rules because of it."""
 
 from __future__ import annotations
 
