@@ -153,10 +153,10 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("status", fact_pattern(_STATUS_NAMED.format(name="ENTRYPOINT_NOT_FOUND")), {"code": 0xC0000139}),
     ("status", fact_pattern(_STATUS_NAMED.format(name="INVALID_IMAGE_FORMAT")), {"code": 0xC000007B}),
     ("status", fact_pattern(_STATUS_NAMED.format(name="DLL_INIT_FAILED")), {"code": 0xC0000142}),
-    # a delay-loaded DLL or function the loader could not find, as the C++ exception the delay-load helper raises
-    # ("Unhandled exception Code:0xC06D007E"): ERROR_MOD_NOT_FOUND and ERROR_PROC_NOT_FOUND in its low word
-    # ("Unhandled exception Code:0xC06D007E", Windows Error Reporting's "Exception Code: c06d007e"); not a filter
-    # in code that catches it on purpose ("GetExceptionCode() == 0xC06D007E", "case 0xc06d007e:", a table's row)
+    # a delay-loaded DLL or function the loader could not find, as the C++ exception the delay-load helper raises,
+    # ERROR_MOD_NOT_FOUND and ERROR_PROC_NOT_FOUND in its low word ("Unhandled exception Code:0xC06D007E", Windows
+    # Error Reporting's "Exception Code: c06d007e"); not a filter in code that catches it on purpose
+    # ("GetExceptionCode() == 0xC06D007E", "case 0xc06d007e:", a table's row)
     ("status", fact_pattern(_STATUS_SAID.format(low="7e")), {"code": 126}),
     ("status", fact_pattern(_STATUS_SAID.format(low="7f")), {"code": 127}),
     # STATUS_VIRUS_INFECTED, the start-up pop-up's "unable to start correctly (0xc0000906)": an antivirus refused
