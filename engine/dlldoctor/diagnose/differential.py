@@ -20,6 +20,7 @@ from dlldoctor.kb.model import Examples, Rule, Text
 from dlldoctor.kb.priors import ANY, Priors
 from dlldoctor.kb.ruleset import RuleSet
 from dlldoctor.text.facts import ErrorFacts
+from dlldoctor.text.shapes import DLL_NAME
 
 # Codes that only a failed load produces (NTSTATUS values as the loader pop-ups print them).
 LOADER_CODES = frozenset(
@@ -55,7 +56,7 @@ _VIA = (
 PRIOR_WEIGHT = 0.5
 CANDIDATE_SCORE = 2.0
 DISTINCT = 3
-_DLL = re.compile(r"[a-z0-9_.+~-]+\.(?:dll|pyd)")
+_DLL = re.compile(DLL_NAME)  # error_dlls are lower-case, as DLL_NAME's extension is
 _RANDOM = re.compile(r"\d{8}")
 
 

@@ -375,8 +375,9 @@ def _packages(t: ScannedText) -> tuple[tuple[str, str], ...]:
 
     for m in t.finditer(PACKAGE_DIR, limit=500):
         add(_group(m, "name"), None)
-    for m in (m for p in IMPORTED for m in t.finditer(p, limit=100)):  # not Python's own library
-        add(None if _group(m, "name") in STDLIB else _group(m, "name"), None)
+    for m in (m for p in IMPORTED for m in t.finditer(p, limit=100)):
+        if _group(m, "name") not in STDLIB:  # not Python's own library
+            add(_group(m, "name"), None)
     for pattern in PACKAGES:
         for m in t.finditer(pattern, limit=200):
             add(_group(m, "name"), _group(m, "version"))

@@ -15,8 +15,8 @@ from dlldoctor.text.shapes import DLL_NAME, PATH, RPATH, FactPattern, fact_patte
 _STATUS_NAMED = (
     r"(?:\bexited with|\bexit code:?\s*(?:0x[0-9a-f]{{8}},?\s*)?|\bterminated with)\s*\(?STATUS_{name}\b"
 )
-# The delay-load helper's exception after words that report it, with or without its "0x"
-_STATUS_SAID = r"\b(?:exception|error|status|code)\b[^\r\n=]{{0,12}}?\b(?:0x)?c06d00{low}\b"
+# The words a crash report or a pop-up says a status with ("Exception Code: c06d007e"), not an "==" of code
+_STATUS_SAID = r"\b(?:exception|error|status|code)\b[^\r\n=]{0,12}?\b"
 # A loader code in hexadecimal after a DLL's error ("DLL Error 0x7e", "foo.dll failed, error code 0x7E"), after the
 # Chinese word for an error a plug-in host prints ("报错 0000007E"), or in brackets ("(0000007E)"); not any "code
 # 0xC1" (a byte, a key, a character, a bug check). The doubled braces are str.format's.
@@ -157,15 +157,14 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # ERROR_MOD_NOT_FOUND and ERROR_PROC_NOT_FOUND in its low word ("Unhandled exception Code:0xC06D007E", Windows
     # Error Reporting's "Exception Code: c06d007e"); not a filter in code that catches it on purpose
     # ("GetExceptionCode() == 0xC06D007E", "case 0xc06d007e:", a table's row)
-    ("status", fact_pattern(_STATUS_SAID.format(low="7e")), {"code": 126}),
-    ("status", fact_pattern(_STATUS_SAID.format(low="7f")), {"code": 127}),
+    ("status", fact_pattern(_STATUS_SAID + r"(?:0x)?c06d007e\b"), {"code": 126}),
+    ("status", fact_pattern(_STATUS_SAID + r"(?:0x)?c06d007f\b"), {"code": 127}),
     # STATUS_VIRUS_INFECTED, the start-up pop-up's "unable to start correctly (0xc0000906)": an antivirus refused
     # the image, as Win32's ERROR_VIRUS_INFECTED (225) says for a file
     (
         "status",
         fact_pattern(
-            r"\(0xc0000906\)|\b(?:exception|error|status|code)\b[^\r\n=]{0,12}?\b0xc0000906\b|"
-            + _STATUS_NAMED.format(name="VIRUS_INFECTED")
+            r"\(0xc0000906\)|" + _STATUS_SAID + r"0xc0000906\b|" + _STATUS_NAMED.format(name="VIRUS_INFECTED")
         ),
         {"code": 225},
     ),

@@ -28,6 +28,10 @@ def quieted_lines(t: ScannedText, exact: set[int]) -> dict[str, set[int]]:
     return {"retold": exact | quoted, "code-mention": quoted}
 
 
+# The DLL an entry-point message ends with, perhaps quoted and with its folder: "in the Qt5Core.dll", "in dynamic
+# link library D:\\x\\y.dll"
+_DLL_IN_FOLDER = r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r")\b"
+
 RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # "Failed to load llama.dll", "unable to load 'C:\\x\\foo.dll'", "error loading shared library foo.dll": the
     # DLL that did not load (perhaps because of one of its dependencies). Not "cannot open file": that is a
@@ -260,9 +264,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             r"\b(?:failed to locate|could not find|couldn't find|unable to find|cannot find|can't find) (?:the )?"
             r"(?:[A-Za-z_?@$][\w@?$]* )?(?:procedure )?entry point\b[^\r\n]{0,120}? in (?:the )?"
-            r"(?:dynamic[- ]link library |DLL )?[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>"
-            + DLL_NAME
-            + r")\b"
+            r"(?:dynamic[- ]link library |DLL )?" + _DLL_IN_FOLDER
         ),
         {"code": 127},
     ),
@@ -305,8 +307,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         "retold",
         fact_pattern(
             r"(?P<symbol>(?-i:[A-Za-z_?@$][\w@?$]*[a-z_@?$][\w@?$]*)) could not be located in (?:the )?"
-            r"(?:dynamic link(?: library)? )?"
-            r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r")\b"
+            r"(?:dynamic link(?: library)? )?" + _DLL_IN_FOLDER
         ),
         {"code": 127},
     ),
@@ -314,8 +315,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         "retold",
         fact_pattern(
             r"(?P<symbol>(?-i:[A-Za-z_?@$][\w@?$]*(?:[a-z][A-Z]|[_@?$])[\w@?$]*)) could not be found in (?:the )?"
-            r"(?:dynamic link(?: library)? )?"
-            r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r")\b"
+            r"(?:dynamic link(?: library)? )?" + _DLL_IN_FOLDER
         ),
         {"code": 127},
     ),
