@@ -832,10 +832,22 @@ def test_a_message_the_reporter_translated(text: str, code: int, rule_set: RuleS
             "i believe the problem is that the pywin32 version is 301-py3.9 when my python version is currently 3.7.8.",
             ["abi-tag-differs"],
         ),
-        # deepbeepmeep/Wan2GP#1513: both majors named, no conclusion drawn from the text alone
+        # deepbeepmeep/Wan2GP#1513: both majors named, but only CUDA 13 is shown installed (installing 12 fixed it)
         (
             'Error loading "C:\\x\\onnxruntime_providers_cuda.dll" which depends on "cublasLt64_12.dll" which is missing.\n'
             "it wants cuda 12 but i have cuda 13",
+            ["cuda-version-differs"],
+        ),
+        # tensorflow/tensorflow#47602: the issue template's "CUDA/cuDNN version" line against a CUDA 10.1 DLL
+        (
+            "Could not load dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found\n"
+            "- CUDA/cuDNN version: 11.2",
+            ["cuda-version-differs"],
+        ),
+        # the same line giving the CUDA the DLL belongs to, minor included
+        (
+            "Could not load dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found\n"
+            "- CUDA/cuDNN version: 10.1",
             [],
         ),
         # the DLL of the one CUDA the text names: missing from the search path, no other version wanted
@@ -847,7 +859,12 @@ def test_a_message_the_reporter_translated(text: str, code: int, rule_set: RuleS
         # before CUDA 11 the name holds the minor version too: cudart64_100.dll is 10.0, not the 10.1 installed
         (
             "ImportError: Could not find 'cudart64_100.dll'.\n- CUDA/cuDNN version: CUDA 10.1 / cuDNN 10.1",
-            [],
+            ["cuda-version-differs"],
+        ),
+        # ... and the minor asked about as well as the one installed: no conclusion
+        (
+            "使用cuda10.1 出现RuntimeError: cublas64_100.dll not found.的错误，是否需要更换cuda10.0？",
+            ["native-program"],
         ),
     ],
 )
