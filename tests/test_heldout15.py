@@ -1,8 +1,9 @@
 """The fifteenth blind batch (corpus/heldout15/): resolved public reports collected blind at the start of the ninth
 round by three collectors at once (Python processes, native programs, other languages) and a fourth that topped
 it up, and measured once on the commit its collection started from (51e894d) and once after the work that
-followed. It prints the figures (and the same for its Python reports and for texts that quote the error,
-aggregates only); nobody changes rules because of it."""
+followed, and again at the end of the tenth round. Counted in the priors since the eleventh round, so in-sample
+from then on: its figures printed here are no longer blind (the leave-one-out ones are in docs/accuracy.md).
+Aggregates only; nobody changes rules because of it."""
 
 from __future__ import annotations
 

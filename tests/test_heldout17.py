@@ -1,0 +1,27 @@
+"""The seventeenth blind batch (corpus/heldout17/): resolved public reports collected blind at the start of the
+eleventh round by four collectors at once (Python's machine-learning stacks, other Python, native programs, other
+languages), and measured once on the commit its collection started from (e5b69a4) and once after the work that
+followed. It prints the figures (and the same for its Python reports and for texts that quote the error, aggregates
+only); nobody changes rules because of it."""
+
+from __future__ import annotations
+
+import pytest
+from test_heldout import batch_folder, batch_items, overlaps_with_earlier, shown_batch_figures
+
+from dlldoctor.kb.ruleset import RuleSet
+
+
+def test_seventeenth_batch_shares_nothing_with_the_other_corpora() -> None:
+    assert overlaps_with_earlier(17) == []
+
+
+def test_seventeenth_batch_says_what_each_text_is() -> None:
+    items = batch_items(batch_folder(17))
+    assert len(items) >= 80
+    assert {str(i.get("text_kind")) for i in items.values()} <= {"paste", "title", "prose"}
+    assert {str(i.get("scope")) for i in items.values()} == {"python", "non-python"}
+
+
+def test_seventeenth_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
+    assert shown_batch_figures("seventeenth", 17, rule_set, capsys).overall.cases >= 70
