@@ -99,11 +99,12 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     # PyInstaller's bootloader: "Error loading Python DLL '...\\python39.dll'." (6.x: "Failed to load ..."),
-    # the LoadLibrary message on the next line.
+    # the path perhaps on the next line and LoadLibrary's message after it; or its first words alone ("Fatal error! Error loading Python DLL").
     (
         "load-library",
         fact_pattern(
-            r"(?:Error loading|Failed to load) .ython DLL:? '?(?P<path>" + RPATH + r")'?\.?[`\"]?(?:\s|$)"
+            r"(?m)(?:Error loading|Failed to load) .ython DLL"
+            r"(?::?[ \t]?(?:\r?\n[ \t]*)?'?(?P<path>" + RPATH + r")'?\.?[`\"]?(?:\s|$)|[ \t.!]*$)"
         ),
         {"leaf": True},
     ),
