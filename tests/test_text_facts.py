@@ -536,6 +536,21 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
             "qtcore.pyd",
             126,
         ),
+        # a word glued to the name where a language writes no spaces (corpus/heldout ho-vcredist-missing-009)
+        (
+            "一直提示-由于找不到写VCRUNTIME140.DLL,无法继续执行代码.重新安装程序可能会解决此问题",
+            "vcruntime140.dll",
+            126,
+        ),
+        # PyInstaller's bootloader, its path on the next line (corpus/heldout6 h6-broken-release-004), or alone
+        (
+            "Failed to load Python DLL\n'%path_to_application%\\_internal\\python312.dll'\nLoadLibrary: access denied",
+            "python312.dll",
+            None,
+        ),
+        ("Fatal error! Error loading Python DLL", None, None),
+        # Chinese 1114 reduced to its last words after the DLL's name (corpus/heldout15 h15c-vcredist-outdated-001)
+        ("MaaCore.dll 初始化例程失败(0x9)", None, 1114),
     ],
 )
 def test_damaged_and_vendor_shapes(text: str, dll: str | None, code: int | None, rule_set: RuleSet) -> None:
@@ -1755,3 +1770,12 @@ def test_a_load_failure_retold_in_other_words_is_read(
 ) -> None:
     f = facts(text, rule_set)
     assert (f.dll, f.error_code) == (dll, code)
+
+
+def test_the_bootloaders_first_words_alone_are_a_failed_load(rule_set: RuleSet) -> None:
+    # corpus/heldout15 h15a-vcredist-outdated-001: a title, the pop-up itself in a screenshot
+    from dlldoctor.diagnose.differential import is_loader_error
+
+    f = facts("Fatal error! Error loading Python DLL", rule_set)
+    assert [e.kind for e in f.events] == ["load-library"]
+    assert is_loader_error(f)

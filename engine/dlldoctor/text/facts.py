@@ -20,7 +20,7 @@ from dlldoctor.kb.releases import Release, Releases
 from dlldoctor.text.bindings import BINDINGS
 from dlldoctor.text.derived import derive
 from dlldoctor.text.encoding import script_language
-from dlldoctor.text.locations import locate
+from dlldoctor.text.locations import locate, named_dll
 from dlldoctor.text.mentions import IMPORTED, INSTALLED_LIST, PACKAGE_DIR, PACKAGES, STDLIB, listed_releases
 from dlldoctor.text.native import NATIVE
 from dlldoctor.text.normalize import normalize_text
@@ -209,13 +209,6 @@ def _code_of(text: str | None) -> int | None:
     return value
 
 
-def _dll_from_path(path: str | None) -> str | None:
-    if not path:
-        return None
-    name = base_name(path)
-    return name if name.endswith((".dll", ".pyd", ".exe")) else None
-
-
 def _message_events(t: ScannedText, messages: Messages) -> Iterator[ErrorEvent]:
     templates = messages.templates
     for index in messages.candidates(t.text, t.data):
@@ -226,9 +219,9 @@ def _message_events(t: ScannedText, messages: Messages) -> Iterator[ErrorEvent]:
                 break
             path = _group(m, "path")
             dll_text = _group(m, "dll")
-            dll = _dll_from_path(dll_text) if dll_text and dll_text != "%1" else None
+            dll = named_dll(dll_text) if dll_text and dll_text != "%1" else None
             if path and dll is None:
-                dll = _dll_from_path(path)
+                dll = named_dll(path)
             leaf = template.kind in (
                 "dll-not-found",
                 "dll-missing-old",
@@ -253,10 +246,10 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
     for kind, pattern, extra in (*SHAPES, *NATIVE, *BINDINGS, *RETOLD):
         for m in t.finditer(pattern):
             path = _group(m, "path")
-            dll = extra.get("dll") or _dll_from_path(_group(m, "dll")) or _dll_from_path(path)
+            dll = extra.get("dll") or named_dll(_group(m, "dll")) or named_dll(path)
             bare = _group(m, "bare")  # a DLL named without its extension, as .NET's DllImport writes it
             if dll is None and bare:
-                dll = _dll_from_path(bare if bare.lower().endswith(".dll") else bare + ".dll")
+                dll = named_dll(bare if bare.lower().endswith(".dll") else bare + ".dll")
             code = _code_of(_group(m, "code"))
             if code is None:
                 code = extra.get("code")
@@ -298,7 +291,7 @@ def _prose_events(t: ScannedText) -> Iterator[ErrorEvent]:
     for pattern in PROSE_MISSING:
         for m in t.finditer(pattern):
             after = (_group(m, "next") or "").lower()
-            dll = _dll_from_path(_group(m, "dll"))
+            dll = named_dll(_group(m, "dll"))
             if dll is None or after in NOT_A_FILE:
                 continue
             line = t.line_of(m.start())
@@ -404,7 +397,7 @@ def extract_facts(
     if all(e.kind == "located" for e in events):
         # No statement at all: perhaps a failed load told in general words (dlldoctor.text.topic).
         events += [
-            ErrorEvent(line=line, kind="topic", dll=_dll_from_path(_group(m, "dll") or _group(m, "dll2")))
+            ErrorEvent(line=line, kind="topic", dll=named_dll(_group(m, "dll") or _group(m, "dll2")))
             for line, m in topic_events(t)
         ]
     groups = _groups(events)
@@ -440,11 +433,11 @@ def extract_facts(
         if e.code is not None and e.code not in codes:
             codes.append(e.code)
     dll = _first(e.dll for e in sorted(headline, key=lambda e: not e.leaf))
-    dll_path = _first(e.dll_path for e in headline if e.dll_path and _dll_from_path(e.dll_path) == dll)
+    dll_path = _first(e.dll_path for e in headline if e.dll_path and named_dll(e.dll_path) == dll)
     if dll and not dll_path:
         for m in t.finditer(WIN_PATH_DLL, limit=500):
             path = _group(m, "path")
-            if path and _dll_from_path(path) == dll:
+            if path and named_dll(path) == dll:
                 dll_path = path
                 break
     language = (

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from dlldoctor.kb.families import base_name
 from dlldoctor.vocabulary import Location
 
 # Checked in this order; the first that matches names the location.
@@ -45,3 +46,18 @@ def locate(path: str | None) -> Location | None:
         if pattern.search(path):
             return name
     return None
+
+
+# A word of the sentence glued to the name in a language written without spaces ("由于找不到写VCRUNTIME140.DLL"),
+# or a whole clause read as a name when the message left its place empty ("于动态链接库上，…，MaaPiCli.exe").
+_GLUED = re.compile(r".*[^a-z0-9_.+~-]([a-z0-9_.+~-]+\.(?:dll|pyd|exe))")
+
+
+def named_dll(path: str | None) -> str | None:
+    """The lower-case name of the DLL (or .pyd, .exe) a path or an error's words name, else None."""
+    if not path:
+        return None
+    name = base_name(path)
+    glued = None if name.isascii() else _GLUED.fullmatch(name)
+    name = glued.group(1) if glued else name
+    return name if name.endswith((".dll", ".pyd", ".exe")) else None
