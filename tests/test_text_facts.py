@@ -551,6 +551,19 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
         ("Fatal error! Error loading Python DLL", None, None),
         # Chinese 1114 reduced to its last words after the DLL's name (corpus/heldout15 h15c-vcredist-outdated-001)
         ("MaaCore.dll 初始化例程失败(0x9)", None, 1114),
+        # a host that checks the machine itself (corpus/reports, Spacechild1/vstplugin#3)
+        (
+            "ERROR: couldn't load 'C:/Program Files/Common Files/VST2/ZynAddSubFX.dll': Wrong CPU architecture",
+            "zynaddsubfx.dll",
+            193,
+        ),
+        # the entry-point pop-up retyped without its DLL, in English and in Russian
+        (
+            "The procedure entry point GetDpiForSystem could not be located in the dynamic link library",
+            None,
+            127,
+        ),
+        ("точка входа в процедуру pssquerysnapshot не найдена в библиотеке dll kernel32 dll", None, 127),
     ],
 )
 def test_damaged_and_vendor_shapes(text: str, dll: str | None, code: int | None, rule_set: RuleSet) -> None:

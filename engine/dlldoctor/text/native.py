@@ -59,6 +59,18 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 193},
     ),
+    # a host that reads the plug-in's machine itself: SuperCollider's "couldn't load 'C:/.../Zyn.dll': Wrong CPU
+    # architecture"
+    (
+        "load-library",
+        fact_pattern(
+            r"(?:could(?:n'?t| not)|can'?t|cannot|failed to|unable to) load [\"'`]?(?P<path>"
+            + RPATH
+            + r"\.dll)"
+            r"[\"'`]?:? (?:wrong|incompatible) (?:cpu |processor |machine )?architecture\b"
+        ),
+        {"code": 193, "leaf": True},
+    ),
     # the loader's codes in hexadecimal, as plug-in hosts print them: "DLL Error 0x7e", "couldn't load plugin
     # (0000007E)", "报错 0000007E：找不到指定模块"
     ("code-mention", fact_pattern(_HEX_CODE.format(low="7e")), {"code": 126}),
