@@ -564,6 +564,12 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
             127,
         ),
         ("точка входа в процедуру pssquerysnapshot не найдена в библиотеке dll kernel32 dll", None, 127),
+        # native programs' own words for a loader code (corpus/reports: FirebirdSQL, an injector's users)
+        ("Module C:\\fb\\plugins/ChaCha exists but can not be loaded\nunknown Win32 error 193", None, 193),
+        ("I made a cheat, but for others when injecting giving error 126", None, 126),
+        ('"Failed finding address of MSVCP140!?_Syserror_map@std@@YAPEBDH@Z"', "msvcp140.dll", 127),
+        # the reporter's own words for 126 (pymssql/pymssql#416)
+        ("ImportError: DLL load failed using pymssql: specific module cannot be found.", None, 126),
     ],
 )
 def test_damaged_and_vendor_shapes(text: str, dll: str | None, code: int | None, rule_set: RuleSet) -> None:

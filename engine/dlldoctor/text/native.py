@@ -71,6 +71,22 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 193, "leaf": True},
     ),
+    # a loader's code in a native program's own words: Firebird's "exists but can not be loaded / unknown Win32
+    # error 193", an injector's "when injecting giving error 126"
+    ("code-mention", fact_pattern(r"\bWin32 error (?P<code>126|127|193|1114)\b"), {}),
+    (
+        "code-mention",
+        fact_pattern(
+            r"\b(?:inject(?:ing|ed|ion)?|dll)\b[^\r\n]{0,40}?\berror(?: code)?[ :]*(?P<code>126|127|193|1114)\b"
+        ),
+        {},
+    ),
+    # an injector's manual mapping of a DLL's imports: "Failed finding address of MSVCP140!?_Syserror_map@std@@..."
+    (
+        "entry-point",
+        fact_pattern(r"Failed finding address of (?P<bare>[A-Za-z0-9_.-]{2,60})!(?P<symbol>[^\s\"'`]+)"),
+        {"leaf": True, "code": 127},
+    ),
     # the loader's codes in hexadecimal, as plug-in hosts print them: "DLL Error 0x7e", "couldn't load plugin
     # (0000007E)", "报错 0000007E：找不到指定模块"
     ("code-mention", fact_pattern(_HEX_CODE.format(low="7e")), {"code": 126}),

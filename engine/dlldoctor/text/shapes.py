@@ -281,12 +281,13 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     ("python", fact_pattern(r"DLL load failed(?: while importing)?:"), {}),
-    # the message translated by the reporter (from 找不到指定的模块 / 找不到指定的程序 and the like)
+    # the message translated by the reporter (from 找不到指定的模块 / 找不到指定的程序 and the like; "DLL load failed
+    # using pymssql: specific module cannot be found")
     (
         "python",
         fact_pattern(
-            r"DLL load failed(?: while importing [\w.]+)?: ?(?:could not|cannot|can't|can not) find "
-            r"(?:this|the specified|specified|the) module"
+            r"DLL load failed(?: (?:while importing|using) [\w.]+)?: ?(?:(?:could not|cannot|can't|can not) find "
+            r"(?:this|the specified|specified|the) module|(?:the )?specifi(?:ed|c) module can(?:not|'t| not) be found)"
         ),
         {"code": 126},
     ),
