@@ -568,6 +568,13 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
         ("Module C:\\fb\\plugins/ChaCha exists but can not be loaded\nunknown Win32 error 193", None, 193),
         ("I made a cheat, but for others when injecting giving error 126", None, 126),
         ('"Failed finding address of MSVCP140!?_Syserror_map@std@@YAPEBDH@Z"', "msvcp140.dll", 127),
+        # cffi's summary of the names it tried gives no code; the lines that tried them do (Kozea/cairocffi#154)
+        (
+            'OSError: no library called "cairo" was found\n'
+            "cannot load library 'C:\\GTK3\\bin\\libcairo-2.dll': error 0xc1",
+            "libcairo-2.dll",
+            193,
+        ),
         # the reporter's own words for 126 (pymssql/pymssql#416)
         ("ImportError: DLL load failed using pymssql: specific module cannot be found.", None, 126),
     ],

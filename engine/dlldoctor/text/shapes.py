@@ -135,7 +135,9 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
-    ("ctypes", fact_pattern(r"no library called \"[^\"\r\n]{1,80}\" was found"), {"code": 126}),
+    # (the first no code of its own: the lines with the names that follow it give the loader's, 0xc1 for a DLL of
+    # the other bitness; the older second comes alone)
+    ("ctypes", fact_pattern(r"no library called \"[^\"\r\n]{1,80}\" was found"), {}),
     ("ctypes", fact_pattern(r"dlopen\(\) failed to load a library: [^\r\n]{1,200}"), {"code": 126}),
     (
         "load-library",
