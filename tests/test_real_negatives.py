@@ -315,3 +315,84 @@ def test_a_runtimes_dll_inside_a_package_is_the_packages_own_file(rule_set: Rule
         assert "third-party-runtime-dll-not-found" not in rules, rules
     text = "FileNotFoundError: Could not find module 'C:\\\\Python38\\\\libvlc.dll' (or one of its dependencies)."
     assert explain_text(text, rule_set).diagnoses[0].rule.id == "third-party-runtime-dll-not-found"
+
+
+# The must-fix findings of the eleventh round's review (sources are the reviewer's): build logs, a change description,
+# a log where the DLL loaded, a plug-in's own initialisation: no cause at all ...
+NOT_A_LOAD_REVIEW_ELEVEN = [
+    # make's and scons' exit statuses of a shell on a .dll target (an MSYS2 ffmpeg build, a pidgin build)
+    "/bin/sh: line 1: /ucrt64/bin/gcc: Argument list too long\n"
+    "make: *** [ffbuild/library.mak:119: libavcodec/avcodec-61.dll] Error 126",
+    "/bin/bash: mcs: command not found\nmake[6]: *** [PurpleAPI.dll] Error 127",
+    "sh: gmcs: not found\nscons: *** [bin/DCSharp.Base.dll] Error 127",
+    # Daylily-Zeleen/GD-EOS#10: a change that handles the DLL's absence
+    "1. Find xaudio2_9.dll in system directory if can't found in project directory.\n"
+    "2. Push error if xaudio2_9.dll is missing.",
+    # a plug-in's and a driver's own initialisation, not the loader's 1114
+    "插件初始化例程失败：配置文件 config.json 格式错误",
+    "驱动程序初始化例程失败，请重新安装显卡驱动",
+]
+
+
+@pytest.mark.parametrize("text", NOT_A_LOAD_REVIEW_ELEVEN)
+def test_build_logs_changes_and_plugin_words_of_the_eleventh_review_get_no_confident_cause(
+    text: str, rule_set: RuleSet
+) -> None:
+    found = explain_text(text, rule_set).diagnoses
+    assert not (found and found[0].confidence >= 0.2), (found[0].rule.id, found[0].confidence)
+
+
+# ... and texts where a new rule must not lead
+REVIEW_ELEVEN_NOT_LEADING = [
+    # a log where d3d12.dll loaded, and Wine's import chain (jp7677/dxvk-nvapi#61): no older Windows
+    (
+        "The game crashed. Log: Loaded d3d12.dll from C:\\Windows\\System32\\d3d12.dll. Could not load shader cache.",
+        "newer-windows-system-dll-missing",
+    ),
+    (
+        '011c:err:module:import_dll Library dxgi.dll (which is needed by L"C:\\\\windows\\\\system32\\\\d3d12.dll") '
+        "not found\n"
+        '011c:err:module:import_dll Library d3d12.dll (which is needed by L"C:\\\\game\\\\d3d_rmdwin10_f.dll") not found',
+        "newer-windows-system-dll-missing",
+    ),
+    # Qt 5 still supports Windows 7
+    (
+        "from PySide2.QtWidgets import QApplication\n"
+        "ImportError: DLL load failed while importing QtWidgets: The specified module could not be found.\n"
+        "Windows 7 Ultimate SP1 64-bit, Python 3.8.10, PySide2 5.15.2",
+        "qt6-on-windows-before-1809",
+    ),
+    # the TensorFlow template with cuDNN's version first: CUDA 11.2 is cudart64_110's
+    (
+        "- CUDA/cuDNN version: 8.1/11.2\n"
+        "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found",
+        "cuda-dll-major-differs-from-installed",
+    ),
+    # tensorflow/tensorflow#42811: a minor apart before CUDA 11 is the other toolkit's rule, not another major's
+    (
+        "- CUDA/cuDNN version: 10.2\nthrows a error/warning that cudart64_101.dll not found. But installed cuda 10.2",
+        "cuda-dll-major-differs-from-installed",
+    ),
+    # jplakon/CallOfDuty4_VR#2: the debug D3DX comes with no end-user runtime
+    (
+        "The code execution cannot proceed because d3dx9d_43.dll was not found.",
+        "third-party-runtime-dll-not-found",
+    ),
+    # an injector's own limit with an API set
+    ("Failed finding address of api-ms-win-crt-runtime-l1-1-0!_initterm", "ucrt-entry-point-not-found"),
+]
+
+
+@pytest.mark.parametrize(("text", "rule_id"), REVIEW_ELEVEN_NOT_LEADING)
+def test_review_eleven_findings_no_longer_lead(text: str, rule_id: str, rule_set: RuleSet) -> None:
+    found = explain_text(text, rule_set).diagnoses
+    assert not (found and found[0].rule.id == rule_id), (found[0].rule.id, found[0].confidence)
+
+
+def test_a_partly_chinese_file_name_is_kept_whole(rule_set: RuleSet) -> None:
+    for text, dll in (
+        ("无法启动此程序，因为计算机中丢失 腾讯QQ.dll", "腾讯qq.dll"),
+        ("由于找不到 我的程序v2.exe，无法继续执行代码", "我的程序v2.exe"),
+        ("一直提示-由于找不到写VCRUNTIME140.DLL,无法继续执行代码", "vcruntime140.dll"),
+    ):
+        assert extract_facts(text, messages=rule_set.messages, families=rule_set.families).dll == dll

@@ -22,13 +22,13 @@ _TAGS = (
 )
 # The CUDA a reporter says is installed: "CUDA Version: 12.4", "cuda ver 12.8", "i have cuda 13", an issue
 # template's "CUDA/cuDNN version: 11.2", "...\CUDA\v11.8\bin", "CUDA_PATH_V12_2".
-_CUDA_FOLDER = fact_pattern(r"CUDA[\\/]v(?P<maj>\d{1,2})\.(?P<min>\d)")
-_CUDA_VARIABLE = fact_pattern(r"CUDA_PATH_V(?P<maj>\d{1,2})_(?P<min>\d)")
+_CUDA_FOLDER = fact_pattern(r"CUDA[\\/]v(?P<maj>\d{1,2})\.\d")
+_CUDA_VARIABLE = fact_pattern(r"CUDA_PATH_V(?P<maj>\d{1,2})_\d")
 _CUDA_STATED = (
-    fact_pattern(
-        r"\bcuda(?:[ _-]?(?:toolkit|version|ver))?\s*[:=]?\s*v?(?P<maj>1\d|[89])(?:\.(?P<min>\d))?\b"
-    ),
-    fact_pattern(r"\bcuda ?/ ?cudnn version:?\s*v?(?P<maj>1\d|[89])(?:\.(?P<min>\d))?\b"),
+    fact_pattern(r"\bcuda(?:[ _-]?(?:toolkit|version|ver))?\s*[:=]?\s*v?(?P<maj>1\d|[89])(?:\.\d)?\b"),
+    # the template's first number, when it can only be CUDA's (cuDNN's majors stay below 10; "8.1/11.2" is
+    # cuDNN first)
+    fact_pattern(r"\bcuda ?/ ?cudnn version:?\s*v?(?P<maj>1\d)(?:\.\d)?\b"),
     _CUDA_FOLDER,
     _CUDA_VARIABLE,
 )
@@ -37,10 +37,10 @@ _CUDA_STATED = (
 _CUDA_TOOLKIT = (
     _CUDA_FOLDER,
     _CUDA_VARIABLE,
-    fact_pattern(r"\bcuda_(?P<maj>1\d)\.(?P<min>\d+)\.\d+_\d+(?:\.\d+)?_win"),
-    fact_pattern(r"\brelease (?P<maj>1\d)\.(?P<min>\d), V1\d"),
-    fact_pattern(r"\b(?:installed|i have|i've got) cuda(?: toolkit)? v?(?P<maj>1\d)(?:\.(?P<min>\d))?\b"),
-    fact_pattern(r"\bcuda(?: toolkit)? v?(?P<maj>1\d)(?:\.(?P<min>\d))? (?:is )?installed\b"),
+    fact_pattern(r"\bcuda_(?P<maj>1\d)\.\d+\.\d+_\d+(?:\.\d+)?_win"),
+    fact_pattern(r"\brelease (?P<maj>1\d)\.\d, V1\d"),
+    fact_pattern(r"\b(?:installed|i have|i've got) cuda(?: toolkit)? v?(?P<maj>1\d)(?:\.\d)?\b"),
+    fact_pattern(r"\bcuda(?: toolkit)? v?(?P<maj>1\d)(?:\.\d)? (?:is )?installed\b"),
 )
 # Any other CUDA the text names: a wheel's "+cu118", a requirement.
 _CUDA_NAMED = (fact_pattern(r"\bcu(?P<maj>1\d)\d\b"), fact_pattern(r"\bcuda\s*v?(?P<maj>1\d)\b"))
@@ -92,31 +92,6 @@ def _ints(t: ScannedText, patterns: Iterable[object], group: str) -> set[int]:
     return out
 
 
-Release = tuple[int, int | None]  # a CUDA (major, minor), the minor where the text gives it
-
-
-def _releases(t: ScannedText, patterns: Iterable[object]) -> set[Release]:
-    out: set[Release] = set()
-    for pattern in patterns:
-        for m in t.finditer(pattern):  # type: ignore[arg-type]
-            minor = m.groupdict().get("min")
-            out.add((int(m.group("maj")), int(minor) if minor else None))
-    return out
-
-
-def _same_cuda(dll: Release, said: Release) -> bool:
-    """Whether a DLL belongs to a CUDA the text gives: the same major, and before CUDA 11 (whose DLL names hold
-    the minor too: cudart64_100.dll is 10.0) the same minor where both are known."""
-    if dll[0] != said[0]:
-        return False
-    return dll[0] >= 11 or dll[1] is None or said[1] is None or dll[1] == said[1]
-
-
-def _dll_release(version: str) -> Release:
-    major, _, minor = version.partition(".")
-    return int(major), int(minor) if minor.isdigit() else None
-
-
 def _interpreter_minor(t: ScannedText) -> int | None:
     best: tuple[int, int, int] | None = None
     for priority, pattern in PY_VERSION:
@@ -149,23 +124,18 @@ def derive(
     running = _interpreter_minor(t)
     if running is not None and any(tag != running for tag in _ints(t, _TAGS, "min")):
         found.append("abi-tag-differs")
-    wanted = {_dll_release(v) for dll, comp, v in versions if comp == "cuda" and dll in error_dlls}
-    if wanted:
-        majors = {m for m, _ in wanted}
-        stated = _releases(t, _CUDA_STATED)
-        installed = _releases(t, _CUDA_TOOLKIT)
-
-        def differs(said: set[Release]) -> bool:
-            return bool(said) and not any(_same_cuda(w, s) for w in wanted for s in said)
-
-        # another CUDA said, or shown installed ("it wants cuda 12 but i have cuda 13": the wanted one is said too)
-        if differs(stated) or differs(installed):
+    majors = {int(v.split(".")[0]) for dll, comp, v in versions if comp == "cuda" and dll in error_dlls}
+    if majors:
+        stated = _ints(t, _CUDA_STATED, "maj")
+        installed = _ints(t, _CUDA_TOOLKIT, "maj")
+        # another major said, or shown installed ("it wants cuda 12 but i have cuda 13": the wanted one is said
+        # too); before CUDA 11 a minor apart (cudart64_101.dll on CUDA 10.2) is another rule's, by the DLL's name
+        if (stated and not majors & stated) or (installed and not majors & installed):
             found.append("cuda-version-differs")
         elif (
             min(majors) >= 11  # before CUDA 11 a DLL's name holds the minor version as well
-            and {m for m, _ in installed} == majors  # that toolkit shown installed ...
-            and ({m for m, _ in stated} | _ints(t, _CUDA_NAMED, "maj"))
-            == majors  # ... and no other CUDA named
+            and installed == majors  # that toolkit shown installed ...
+            and (stated | _ints(t, _CUDA_NAMED, "maj")) == majors  # ... and no other CUDA named
         ):
             found.append("cuda-version-agrees")
     if failed and not t.search(_PYTHON_WORDS):

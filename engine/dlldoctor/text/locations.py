@@ -48,9 +48,10 @@ def locate(path: str | None) -> Location | None:
     return None
 
 
-# A word of the sentence glued to the name in a language written without spaces ("由于找不到写VCRUNTIME140.DLL"),
-# or a whole clause read as a name when the message left its place empty ("于动态链接库上，…，MaaPiCli.exe").
-_GLUED = re.compile(r".*[^a-z0-9_.+~-]([a-z0-9_.+~-]+\.(?:dll|pyd|exe))")
+# A word of the sentence glued to the name in a language written without spaces ("由于找不到写VCRUNTIME140.DLL": one
+# verb or particle), or a whole clause read as a name when the message left its place empty ("于动态链接库上，…，
+# MaaPiCli.exe"); not a name that is itself partly Chinese (腾讯QQ.dll, 我的程序v2.exe).
+_GLUED = re.compile(r"(?:[写到于在是的了]|.*[,;:，；：、])[ ]*([a-z0-9_.+~-]+\.(?:dll|pyd|exe))")
 
 
 def named_dll(path: str | None) -> str | None:

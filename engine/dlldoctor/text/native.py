@@ -71,21 +71,48 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 193, "leaf": True},
     ),
-    # a loader's code in a native program's own words: Firebird's "exists but can not be loaded / unknown Win32
-    # error 193", an injector's "when injecting giving error 126"
-    ("code-mention", fact_pattern(r"\bWin32 error (?P<code>126|127|193|1114)\b"), {}),
+    # a loader's code in a native program's own words: Firebird's "Module X exists but can not be loaded / unknown
+    # Win32 error 193", pywin32's service host's "could not be loaded - win32 error code is 193", an injector's "when
+    # injecting giving error 126" and a plug-in host's "The plugin dll could not be loaded: 126" (not make's "***
+    # [foo.dll] Error 127", a shell's exit status)
+    (
+        "load-library",
+        fact_pattern(r"\bModule (?P<path>" + RPATH + r") exists but can ?not be loaded"),
+        {},
+    ),
+    ("code-mention", fact_pattern(r"\bWin32 error(?: code)?(?: is)?:? (?P<code>126|127|193|1114)\b"), {}),
     (
         "code-mention",
         fact_pattern(
-            r"\b(?:inject(?:ing|ed|ion)?|dll)\b[^\r\n]{0,40}?\berror(?: code)?[ :]*(?P<code>126|127|193|1114)\b"
+            r"\binject(?:ing|ed|ion)?\b[^\r\n\]]{0,40}?\berror(?: code)?[ :]*(?P<code>126|127|193|1114)\b"
         ),
         {},
     ),
+    ("code-mention", fact_pattern(r"\bdll could not be loaded:?[ \t]*(?P<code>126|127|193|1114)\b"), {}),
+    # LoadLibraryEx's failure as a tool prints it: "setdll.exe: LoadLibraryEx(version-x64.dll) failed with error 126."
+    (
+        "load-library",
+        fact_pattern(
+            r"\bLoadLibrary(?:Ex)?[AW]?\(\s*[\"']?(?P<path>"
+            + RPATH
+            + r"\.dll)[\"']?\s*\) failed with error (?P<code>\d{1,5})\b"
+        ),
+        {"leaf": True},
+    ),
     # an injector's manual mapping of a DLL's imports: "Failed finding address of MSVCP140!?_Syserror_map@std@@..."
+    # (the VC++ runtime's DLLs only: an API set or a forwarded export is the mapper's own limit, not the system's)
     (
         "entry-point",
-        fact_pattern(r"Failed finding address of (?P<bare>[A-Za-z0-9_.-]{2,60})!(?P<symbol>[^\s\"'`]+)"),
+        fact_pattern(
+            r"Failed finding address of (?P<bare>(?:msvcp|vcruntime|concrt|msvcr)[A-Za-z0-9_]{0,20})!(?P<symbol>[^\s\"'`]+)"
+        ),
         {"leaf": True, "code": 127},
+    ),
+    # Chinese 1114 reduced to its last words after the DLL's name: "MaaCore.dll 初始化例程失败(0x9)"
+    (
+        "load-library",
+        fact_pattern(r"(?P<dll>" + DLL_NAME + r")[ \t]*初始化例程失败"),
+        {"code": 1114, "leaf": True},
     ),
     # the loader's codes in hexadecimal, as plug-in hosts print them: "DLL Error 0x7e", "couldn't load plugin
     # (0000007E)", "报错 0000007E：找不到指定模块"

@@ -99,12 +99,13 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     # PyInstaller's bootloader: "Error loading Python DLL '...\\python39.dll'." (6.x: "Failed to load ..."),
-    # the path perhaps on the next line and LoadLibrary's message after it; or its first words alone ("Fatal error! Error loading Python DLL").
+    # the path perhaps on the next line and LoadLibrary's message after it; or its first words alone ("Fatal error!
+    # Error loading Python DLL", or quoted in a sentence).
     (
         "load-library",
         fact_pattern(
             r"(?m)(?:Error loading|Failed to load) .ython DLL"
-            r"(?::?[ \t]?(?:\r?\n[ \t]*)?'?(?P<path>" + RPATH + r")'?\.?[`\"]?(?:\s|$)|[ \t.!]*$)"
+            r"(?::?[ \t]?(?:\r?\n[ \t]*)?'?(?P<path>" + RPATH + r")'?\.?[`\"]?(?:\s|$)|[ \t.!]*$|[\"'`])"
         ),
         {"leaf": True},
     ),
@@ -289,15 +290,17 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         "python",
         fact_pattern(
             r"DLL load failed(?: (?:while importing|using) [\w.]+)?: ?(?:(?:could not|cannot|can't|can not) find "
-            r"(?:this|the specified|specified|the) module|(?:the )?specifi(?:ed|c) module can(?:not|'t| not) be found)"
+            r"(?:this|the specified|specified|the) module|(?:the )?specifi(?:ed|c) module "
+            r"(?:can(?:not|'t| not)|could(?:n't| not)) (?:be )?found)"
         ),
         {"code": 126},
     ),
     (
         "python",
         fact_pattern(
-            r"DLL load failed(?: while importing [\w.]+)?: ?(?:could not|cannot|can't|can not) find "
-            r"(?:this|the specified|specified|the) (?:procedure|program)"
+            r"DLL load failed(?: while importing [\w.]+)?: ?(?:(?:could not|cannot|can't|can not) find "
+            r"(?:this|the specified|specified|the) (?:procedure|program)|(?:the )?specifi(?:ed|c) procedure "
+            r"(?:can(?:not|'t| not)|could(?:n't| not)) (?:be )?found)"
         ),
         {"code": 127},
     ),
