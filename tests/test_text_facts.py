@@ -1824,3 +1824,16 @@ def test_the_bootloaders_first_words_alone_are_a_failed_load(rule_set: RuleSet) 
         f = facts(text, rule_set)
         assert [e.kind for e in f.events] == ["load-library"]
         assert is_loader_error(f)
+
+
+def test_pythons_words_alone_quoted_or_at_a_line_end_are_a_failed_load(rule_set: RuleSet) -> None:
+    # corpus/heldout8 h8-broken-release-005: a title quoting the words
+    from dlldoctor.diagnose.differential import is_loader_error
+
+    for text in (
+        'Prompt "DLL load failed" while install binary on Win10 x64',
+        "import foo gives: DLL load failed",
+    ):
+        assert {e.kind for e in facts(text, rule_set).events} == {"python"}, text
+        assert is_loader_error(facts(text, rule_set))
+    assert not is_loader_error(facts("How to debug DLL load failed errors in general", rule_set))

@@ -283,7 +283,8 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"DLL load failed (?:while )?importing [*`_\\]*?(?P<module>\\?[A-Za-z_][\w.\\]*)"),
         {},
     ),
-    ("python", fact_pattern(r"DLL load failed(?: while importing)?:"), {}),
+    # ... and its words alone, quoted or at a line's end ('Prompt "DLL load failed" while install binary')
+    ("python", fact_pattern(r"(?m)DLL load failed(?: while importing)?(?::|[\"'`]|[ \t.!]*$)"), {}),
     # the message translated by the reporter (from 找不到指定的模块 / 找不到指定的程序 and the like; "DLL load failed
     # using pymssql: specific module cannot be found")
     (
