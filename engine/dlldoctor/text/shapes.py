@@ -283,8 +283,8 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"DLL load failed (?:while )?importing [*`_\\]*?(?P<module>\\?[A-Za-z_][\w.\\]*)"),
         {},
     ),
-    # ... and its words alone, quoted or at a line's end ('Prompt "DLL load failed" while install binary')
-    ("python", fact_pattern(r"(?m)DLL load failed(?: while importing)?(?::|[\"'`]|[ \t.!]*$)"), {}),
+    # ... and its words alone in quotes ('Prompt "DLL load failed" while install binary'; at a line's end: below)
+    ("python", fact_pattern(r"DLL load failed(?: while importing)?(?::|[\"'`])"), {}),
     # the message translated by the reporter (from 找不到指定的模块 / 找不到指定的程序 and the like; "DLL load failed
     # using pymssql: specific module cannot be found")
     (
