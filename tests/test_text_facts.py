@@ -1837,3 +1837,15 @@ def test_pythons_words_alone_quoted_or_at_a_line_end_are_a_failed_load(rule_set:
         assert {e.kind for e in facts(text, rule_set).events} == {"python"}, text
         assert is_loader_error(facts(text, rule_set))
     assert not is_loader_error(facts("How to debug DLL load failed errors in general", rule_set))
+
+
+def test_a_functions_name_glued_to_the_sentence_before_it_is_read_alone(rule_set: RuleSet) -> None:
+    # corpus/heldout14 h14c-vcredist-outdated-001: the Chinese pop-up retyped without its spaces
+    text = (
+        "启动exe文件后显示无法定位程序输入点_std_free_crt于动态链接库上，路径全英文，最近三个版本都试过了报错都一样，"
+        "MaaPiCli.exe，MaaToolkit.dll"
+    )
+    assert facts(text, rule_set).symbol == "_std_free_crt"
+    assert facts(
+        "无法定位程序输入点 ?_Throw_Cpp_error@std@@YAXH@Z 于动态链接库 MSVCP140.dll 上。", rule_set
+    ).symbol == ("?_Throw_Cpp_error@std@@YAXH@Z")

@@ -20,7 +20,7 @@ from dlldoctor.kb.releases import Release, Releases
 from dlldoctor.text.bindings import BINDINGS
 from dlldoctor.text.derived import derive
 from dlldoctor.text.encoding import script_language
-from dlldoctor.text.locations import locate, named_dll
+from dlldoctor.text.locations import locate, named_dll, named_symbol
 from dlldoctor.text.mentions import IMPORTED, INSTALLED_LIST, PACKAGE_DIR, PACKAGES, STDLIB, listed_releases
 from dlldoctor.text.native import NATIVE
 from dlldoctor.text.normalize import normalize_text
@@ -235,7 +235,7 @@ def _message_events(t: ScannedText, messages: Messages) -> Iterator[ErrorEvent]:
                 code=code if code is not None else template.code,
                 dll=dll,
                 dll_path=path or (dll_text if dll_text and ("\\" in dll_text or "/" in dll_text) else None),
-                symbol=_group(m, "symbol"),
+                symbol=named_symbol(_group(m, "symbol")),
                 module=_group(m, "module"),
                 language=template.lang,
                 leaf=leaf and dll is not None,
@@ -262,7 +262,7 @@ def _shape_events(t: ScannedText) -> Iterator[ErrorEvent]:
                 code=code,
                 dll=dll,
                 dll_path=path if path and ("\\" in path or "/" in path) else None,
-                symbol=_group(m, "symbol"),
+                symbol=named_symbol(_group(m, "symbol")),
                 module=_module_name(_group(m, "module")),
                 leaf=bool(extra.get("leaf")) and dll is not None,
             )

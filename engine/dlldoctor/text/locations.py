@@ -62,3 +62,13 @@ def named_dll(path: str | None) -> str | None:
     glued = None if name.isascii() else _GLUED.fullmatch(name)
     name = glued.group(1) if glued else name
     return name if name.endswith((".dll", ".pyd", ".exe")) else None
+
+
+# ... and a function's name read with the sentence before it ("启动exe文件后显示无法定位程序输入点_std_free_crt")
+_GLUED_SYMBOL = re.compile(r".*[^\x00-\x7f]([A-Za-z0-9_@?$.]+)")
+
+
+def named_symbol(symbol: str | None) -> str | None:
+    """A function's name as an error's words give it, without a sentence glued before it."""
+    glued = _GLUED_SYMBOL.fullmatch(symbol) if symbol and not symbol.isascii() else None
+    return glued.group(1) if glued else symbol
