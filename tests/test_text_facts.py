@@ -588,6 +588,11 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
         ),
         ("ImportError: DLL load failed: The specific module could not be found", None, 126),
         ("ImportError: DLL load failed: The specified procedure cannot be found", None, 127),
+        # the pop-up told by its title in sentence case (CloudCompare/CloudCompare#989) and a
+        # tool's words with a Windows function (Zelda64Recomp/Zelda64Recomp#247)
+        ("Entry point not found when program start.", None, 127),
+        ("Could not find entry point SetThreadDescription", None, 127),
+        ("error: could not find entry point main", None, None),
         # the reporter's own words for 126 (pymssql/pymssql#416)
         ("ImportError: DLL load failed using pymssql: specific module cannot be found.", None, 126),
     ],

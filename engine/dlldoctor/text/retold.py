@@ -348,12 +348,23 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 127},
     ),
     # ... or the title alone, as the pop-up writes it, at the start of a line: "EntryPoint Not Found when using
-    # MinGW-w64 GCC compilers" (not "How to Fix Entry Point Not Found Errors")
+    # MinGW-w64 GCC compilers", "Entry point not found when program start." (not "How to Fix Entry Point Not Found
+    # Errors")
     (
         "retold",
         fact_pattern(
-            r"(?m)^[ \t\"'`*]*(?-i:Entry ?Point Not Found)(?:[ \t.!]*$|[ \t]+(?:when|while|on|after|with|"
+            r"(?m)^[ \t\"'`*]*(?-i:Entry ?[Pp]oint [Nn]ot [Ff]ound)(?:[ \t.!]*$|[ \t]+(?:when|while|on|after|with|"
             r"dialog|pop-?up)\b)"
+        ),
+        {"code": 127},
+    ),
+    # a tool's words for it with a Windows function's name: "Could not find entry point SetThreadDescription" (a
+    # CamelCase name: not a program's "could not find entry point main")
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:could(?:n'?t| not)|can'?t|cannot|unable to) (?:find|locate) (?:the )?entry point[ \t]+[\"'`]?"
+            r"(?P<symbol>(?-i:[A-Z][a-z]+[A-Z]\w*))\b"
         ),
         {"code": 127},
     ),
