@@ -593,6 +593,9 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
         ("Entry point not found when program start.", None, 127),
         ("Could not find entry point SetThreadDescription", None, 127),
         ("error: could not find entry point main", None, None),
+        # the title with its DLL in brackets or after a colon (sainnhe/caj2pdf-qt#4)
+        ("Entry point not found (api-ms-win-core-synch-l1-2-0.dll)", "api-ms-win-core-synch-l1-2-0.dll", 127),
+        ("Entry point not found: api-ms-win-core-synch-l1-2-0.dll", "api-ms-win-core-synch-l1-2-0.dll", 127),
         # the reporter's own words for 126 (pymssql/pymssql#416)
         ("ImportError: DLL load failed using pymssql: specific module cannot be found.", None, 126),
     ],

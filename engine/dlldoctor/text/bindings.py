@@ -1,5 +1,5 @@
-"""Libraries' own words for a native library they could not load: Paddle's third-party libraries, a binding's
-"assimp library not found", and the loader's codes as such messages print them ("Error code: 126").
+"""Libraries' own words for a native library they could not load: cffi's dlopen, Paddle's third-party libraries, a
+binding's "assimp library not found", and the loader's codes as such messages print them ("Error code: 126").
 
 Each is read like a shape of :mod:`dlldoctor.text.shapes` (same kinds, same groups).
 """
@@ -8,13 +8,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from dlldoctor.text.shapes import DLL_NAME, FactPattern, fact_pattern
+from dlldoctor.text.shapes import DLL_NAME, PATH, FactPattern, fact_pattern
 
 # A Python exception's head: "ImportError: ", "OSError: ", "pyassimp.errors.AssimpError: ".
 _RAISED = r"\b[\w.]*[A-Za-z](?-i:Error|Exception): "
 _LIBRARY = r"(?:shared |dynamic |native |c |dll )?librar(?:y|ies)"
 
 BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
+    # cffi's ffi.dlopen (cairocffi, pyvips, soundfile, ...): "cannot load library 'libcairo-2.dll': error 0x7e"
+    # (the Windows code in hex), and the names it tried: "no library called \"cairo\" was found",
+    # "dlopen() failed to load a library: cairo / cairo-2".
+    # (only a .dll's line gives the code: on Windows the .so and .dylib names it also tries always fail with 0x7e)
+    (
+        "ctypes",
+        fact_pattern(
+            r"cannot load library '(?P<path>" + PATH + r"\.dll)': error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"
+        ),
+        {},
+    ),
+    (
+        "ctypes",
+        fact_pattern(r"cannot load library '[^'\r\n]*?\.(?:so|dylib)[.\d]*': error 0x[0-9a-f]{1,8}"),
+        {},
+    ),
+    # (the first no code of its own: the lines with the names that follow it give the loader's, 0xc1 for a DLL of
+    # the other bitness; the older second comes alone)
+    ("ctypes", fact_pattern(r"no library called \"[^\"\r\n]{1,80}\" was found"), {}),
+    ("ctypes", fact_pattern(r"dlopen\(\) failed to load a library: [^\r\n]{1,200}"), {"code": 126}),
     # Paddle's dynamic loader: "The third-party dynamic library (cudnn64_7.dll) that Paddle depends on is not
     # configured correctly. (error code is 126)", or a list of the names it tried ("(cublas64_112.dll;cublas64_11.dll)")
     (

@@ -354,17 +354,20 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         "retold",
         fact_pattern(
             r"(?m)^[ \t\"'`*]*(?-i:Entry ?[Pp]oint [Nn]ot [Ff]ound)(?:[ \t.!]*$|[ \t]+(?:when|while|on|after|with|"
-            r"dialog|pop-?up)\b)"
+            r"dialog|pop-?up)\b|[ \t]*[(:][ \t]*[\"'`]?(?P<dll>" + DLL_NAME + r"))"
         ),
         {"code": 127},
     ),
     # a tool's words for it with a Windows function's name: "Could not find entry point SetThreadDescription" (a
-    # CamelCase name: not a program's "could not find entry point main")
+    # CamelCase name: not a program's "could not find entry point main"; and at the line's end: not a warning that
+    # goes on without it, "..., thread names will not be set")
     (
         "retold",
         fact_pattern(
-            r"\b(?:could(?:n'?t| not)|can'?t|cannot|unable to) (?:find|locate) (?:the )?entry point[ \t]+[\"'`]?"
-            r"(?P<symbol>(?-i:[A-Z][a-z]+[A-Z]\w*))\b"
+            r"(?m)\b(?:could(?:n'?t| not)|can'?t|cannot|unable to) (?:find|locate) (?:the )?entry point[ \t]+[\"'`]?"
+            r"(?P<symbol>(?-i:[A-Z][a-z]+[A-Z]\w*))[\"'`]?(?: in [\"'`]?(?P<dll>"
+            + DLL_NAME
+            + r")[\"'`]?)?[ \t.!]*$"
         ),
         {"code": 127},
     ),

@@ -126,20 +126,6 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 126},
     ),
     ("ctypes", fact_pattern(r"Could not find module \"(?P<path>" + PATH + r")\""), {"code": 126}),
-    # cffi's ffi.dlopen (cairocffi, pyvips, soundfile, ...): "cannot load library 'libcairo-2.dll': error 0x7e"
-    # (the Windows code in hex), and the names it tried: "no library called \"cairo\" was found",
-    # "dlopen() failed to load a library: cairo / cairo-2".
-    (
-        "ctypes",
-        fact_pattern(
-            r"cannot load library '(?P<path>" + PATH + r")': error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"
-        ),
-        {},
-    ),
-    # (the first no code of its own: the lines with the names that follow it give the loader's, 0xc1 for a DLL of
-    # the other bitness; the older second comes alone)
-    ("ctypes", fact_pattern(r"no library called \"[^\"\r\n]{1,80}\" was found"), {}),
-    ("ctypes", fact_pattern(r"dlopen\(\) failed to load a library: [^\r\n]{1,200}"), {"code": 126}),
     (
         "load-library",
         fact_pattern(
