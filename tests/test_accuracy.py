@@ -94,3 +94,28 @@ def test_every_labelled_case_names_taxonomy_categories_only() -> None:
         if not c.expected <= taxonomy
     ]
     assert bad == []
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "blind:\n- set: x\n  note: 'a quote's end'\n",
+        "blind: 5\n",
+        "blind:\n- 3\n",
+        "blind:\n- set: x\n  before: 7\n",
+    ],
+)
+def test_a_broken_measurements_file_is_a_one_line_error(content: str, tmp_path: Path) -> None:
+    from clirun import run_dlldoctor
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "vcredist-missing.yaml").write_text(
+        (ROOT / "corpus" / "errors" / "vcredist-missing.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "measurements.yaml").write_text(content, encoding="utf-8")
+    done = run_dlldoctor("rules", "accuracy", "--corpus", str(corpus), "--out", str(tmp_path / "a.md"))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("dlldoctor: error: ")
+    assert "measurements.yaml" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "a.md").exists()

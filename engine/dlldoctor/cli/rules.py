@@ -94,14 +94,14 @@ def _add_accuracy(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 def _accuracy(args: argparse.Namespace) -> int:
     from dlldoctor.diagnose.accuracy import evaluate, load_cases
-    from dlldoctor.formats.accuracy import render_markdown, render_summary
+    from dlldoctor.formats.accuracy import render_summary
 
     rule_set = _load(args)
     report = evaluate(load_cases(args.corpus), rule_set)
     if args.format == "json":
         write(json_text(accuracy_dict(report)))
     elif args.format == "markdown":
-        write(render_markdown(report, _measurements(args.corpus)))
+        write(_accuracy_page(report, args.corpus))
     else:
         write(render_summary(report))
     if args.verbose and args.format == "text":
@@ -112,7 +112,7 @@ def _accuracy(args: argparse.Namespace) -> int:
         for r in report.false_alarms:
             write(f"  false alarm {r.case.id}: {', '.join(r.error_rules)}")
     if args.out is not None:
-        content = render_markdown(report, _measurements(args.corpus))
+        content = _accuracy_page(report, args.corpus)
         return _write_or_check(
             args.out,
             content,
@@ -144,6 +144,18 @@ def _write_or_check(
     return EXIT_OK
 
 
+def _accuracy_page(report: object, corpus: Path) -> str:
+    """docs/accuracy.md's text, with the figures of corpus/measurements.yaml; a file of another shape is an error."""
+    from dlldoctor.formats.accuracy import render_markdown
+
+    measurements = _measurements(corpus)
+    try:
+        return render_markdown(report, measurements)  # type: ignore[arg-type]
+    except (TypeError, ValueError, AttributeError, KeyError) as e:
+        path = Path(corpus).parent / "measurements.yaml"
+        raise InputError(f"{path}: a figure or a list is not of the expected shape ({e})") from e
+
+
 def _measurements(corpus: Path) -> object:
     """corpus/measurements.yaml next to the corpus folder, when there is one."""
     path = Path(corpus).parent / "measurements.yaml"
@@ -151,7 +163,14 @@ def _measurements(corpus: Path) -> object:
         return None
     import yaml
 
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        raise InputError(
+            f"{path}{where}: not valid YAML ({getattr(e, 'problem', None) or 'unreadable'})"
+        ) from e
 
 
 def _add_priors(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
