@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dlldoctor.cli.common import (
     EXIT_OK,
@@ -18,6 +19,9 @@ from dlldoctor.cli.common import (
 )
 from dlldoctor.cli.rules_check import accuracy_dict, add_check, examples_dict, json_text
 from dlldoctor.errors import InputError
+
+if TYPE_CHECKING:
+    from dlldoctor.diagnose.accuracy import Report
 
 NAME = "rules"
 HELP = "list, show, lint and test the diagnosis rules (for contributors)"
@@ -144,21 +148,20 @@ def _write_or_check(
     return EXIT_OK
 
 
-def _accuracy_page(report: object, corpus: Path) -> str:
+def _accuracy_page(report: Report, corpus: Path) -> str:
     """docs/accuracy.md's text, with the figures of corpus/measurements.yaml; a file of another shape is an error."""
     from dlldoctor.formats.accuracy import render_markdown
 
-    measurements = _measurements(corpus)
+    path = Path(corpus).parent / "measurements.yaml"
+    measurements = _measurements(path)
     try:
-        return render_markdown(report, measurements)  # type: ignore[arg-type]
+        return render_markdown(report, measurements)
     except (TypeError, ValueError, AttributeError, KeyError) as e:
-        path = Path(corpus).parent / "measurements.yaml"
         raise InputError(f"{path}: a figure or a list is not of the expected shape ({e})") from e
 
 
-def _measurements(corpus: Path) -> object:
-    """corpus/measurements.yaml next to the corpus folder, when there is one."""
-    path = Path(corpus).parent / "measurements.yaml"
+def _measurements(path: Path) -> object:
+    """corpus/measurements.yaml (next to the corpus folder), when there is one."""
     if not path.is_file():
         return None
     import yaml
