@@ -205,6 +205,15 @@ def batch_folder(number: int) -> Path:
     return ROOT / "corpus" / f"heldout{number}"
 
 
+def assert_batch_says_what_each_text_is(number: int, at_least: int) -> None:
+    """A numbered batch holds at least ``at_least`` cases, each marked as a paste, a title or prose, and both
+    Python and non-Python reports."""
+    items = batch_items(batch_folder(number))
+    assert len(items) >= at_least
+    assert {str(i.get("text_kind")) for i in items.values()} <= {"paste", "title", "prose"}
+    assert {str(i.get("scope")) for i in items.values()} == {"python", "non-python"}
+
+
 def overlaps_with_earlier(number: int) -> list[str]:
     """Ids of ``corpus/heldout<number>`` cases shared with the corpus, corpus/heldout, every batch from heldout2 up
     to the one before it, or corpus/reports (see :func:`overlaps`)."""

@@ -9,7 +9,7 @@ now are in-sample; scripts/measure.py --loo gives the leave-one-out ones."""
 from __future__ import annotations
 
 import pytest
-from test_heldout import batch_folder, batch_items, overlaps_with_earlier, shown_batch_figures
+from test_heldout import assert_batch_says_what_each_text_is, overlaps_with_earlier, shown_batch_figures
 
 from dlldoctor.kb.ruleset import RuleSet
 
@@ -19,10 +19,7 @@ def test_twelfth_batch_shares_nothing_with_the_other_corpora() -> None:
 
 
 def test_twelfth_batch_says_what_each_text_is() -> None:
-    items = batch_items(batch_folder(12))
-    assert len(items) >= 80
-    assert {str(i.get("text_kind")) for i in items.values()} <= {"paste", "title", "prose"}
-    assert {str(i.get("scope")) for i in items.values()} == {"python", "non-python"}
+    assert_batch_says_what_each_text_is(12, 80)
 
 
 def test_twelfth_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:

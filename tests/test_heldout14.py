@@ -7,7 +7,7 @@ leave-one-out ones are in docs/accuracy.md). Aggregates only; nobody changes rul
 from __future__ import annotations
 
 import pytest
-from test_heldout import batch_folder, batch_items, overlaps_with_earlier, shown_batch_figures
+from test_heldout import assert_batch_says_what_each_text_is, overlaps_with_earlier, shown_batch_figures
 
 from dlldoctor.kb.ruleset import RuleSet
 
@@ -17,10 +17,7 @@ def test_fourteenth_batch_shares_nothing_with_the_other_corpora() -> None:
 
 
 def test_fourteenth_batch_says_what_each_text_is() -> None:
-    items = batch_items(batch_folder(14))
-    assert len(items) >= 70  # short of 80: the search budget ran out for two collectors
-    assert {str(i.get("text_kind")) for i in items.values()} <= {"paste", "title", "prose"}
-    assert {str(i.get("scope")) for i in items.values()} == {"python", "non-python"}
+    assert_batch_says_what_each_text_is(14, 70)  # short of 80: the search budget ran out for two collectors
 
 
 def test_fourteenth_batch_figures(rule_set: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
