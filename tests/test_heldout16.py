@@ -1,8 +1,9 @@
 """The sixteenth blind batch (corpus/heldout16/): resolved public reports collected blind at the start of the tenth
 round by three collectors at once (Python processes, native programs, other languages), and measured once on the
-commit its collection started from (a5d560d) and once after the work that followed. It prints the figures (and
-the same for its Python reports and for texts that quote the error, aggregates only); nobody changes rules
-because of it."""
+commit its collection started from (a5d560d) and once after the work that followed, and again at the end of the
+eleventh round. Counted in the priors since the twelfth round, and its wrong and silent reports read then, so
+in-sample from then on: its figures printed here are no longer blind (the leave-one-out ones are in
+docs/accuracy.md)."""
 
 from __future__ import annotations
 

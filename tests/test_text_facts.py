@@ -598,6 +598,24 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
         ("Entry point not found: api-ms-win-core-synch-l1-2-0.dll", "api-ms-win-core-synch-l1-2-0.dll", 127),
         # the reporter's own words for 126 (pymssql/pymssql#416)
         ("ImportError: DLL load failed using pymssql: specific module cannot be found.", None, 126),
+        # Brazilian Portuguese pop-ups (pgModeler's entry point, easyphp/DEVSERVER#173 retyped in capitals) and
+        # Japanese "cannot run %1" (VOICEVOX/voicevox_core#645)
+        (
+            "Não foi possível localizar o ponto de entrada do procedimento _ZN10Messagebox4showE na biblioteca de "
+            "vínculo dinâmico C:\\Program Files (x86)\\pgmodeler\\libutils.dll.",
+            "libutils.dll",
+            127,
+        ),
+        (
+            "a execução  de codigo não pode continuar porque  MSVCR110.DLL NÃO FOI ENCONTRADA",
+            "msvcr110.dll",
+            126,
+        ),
+        (
+            "ImportError: DLL load failed while importing _rust: このオペレーティング システムでは %1 は実行されません。",
+            None,
+            182,
+        ),
     ],
 )
 def test_damaged_and_vendor_shapes(text: str, dll: str | None, code: int | None, rule_set: RuleSet) -> None:
@@ -839,6 +857,14 @@ def test_plug_in_hosts_and_pop_up_titles(
         ('"api-ms-win-core-path-l1-1-1.ddl is missing"', '"api-ms-win-core-path-l1-1-1.dll is missing"'),
         # an SQL script is not a DLL
         ("schema.ddl was not found", "schema.ddl was not found"),
+        # corpus/heldout16 h16b-incomplete-bundle-003 and -005: an "l" read as a capital I from a screenshot, and
+        # the name cut short before the loader's words; a word that only ends in ".dl" or ".dil" stays
+        ("由于找不到libwinpthread-1.dIl,无法继续执行代码", "由于找不到libwinpthread-1.dll,无法继续执行代码"),
+        ("because libwinpthread-1.dl was not found.", "because libwinpthread-1.dll was not found."),
+        ("VCRUNTIME140.D1I missing", "VCRUNTIME140.DLL missing"),
+        ("youtube-dl was not found", "youtube-dl was not found"),
+        ("file.dl is big", "file.dl is big"),
+        ("schema.dIl and x.dil", "schema.dIl and x.dil"),
         # corpus/reports rep-vcredist-missing-1204: Python's "load" dropped; "a DLL failed while ..." in prose stays
         (
             "ImportError: DLL failed while importing _pyllamacpp: The specified module could not be found",
@@ -1463,6 +1489,17 @@ def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rul
         ("pyzmq 22 on Windows conda Python 3.8 fails to load", None),
         ("Python/WinRT import error", None),
         ("Failed to import openseespy on Windows.", None),
+        # corpus/heldout15 and heldout16 (the twelfth round): a title that is the word and the DLL, Portuguese and
+        # Traditional Chinese words, a family's DLLs missing, Chinese words after "dll"; a question on another line
+        ("ERR0R api-ms-win-crt-runtime-l1-1-0.dll", "api-ms-win-crt-runtime-l1-1-0.dll"),
+        ("Versão 5.9 windows\nnão instala pois não encontra:  libffw3f_omp-3.dll", "libffw3f_omp-3.dll"),
+        ("提示我無法加載qwindows.dll, 这个dll明确在platforms目录里放着的.", "qwindows.dll"),
+        ("Was there ever a viable solution to Windows missing ucrt dlls api-ms-win-crt", None),
+        ("添加hook.py后，执行exe时很多dll找不到", None),
+        (
+            "I get lots of errors about missing .dlls:\nQt5Guid.dll\nIs there a prerequisite that I have to install?",
+            None,
+        ),
     ],
 )
 def test_a_failed_load_told_in_general_words_is_a_topic(

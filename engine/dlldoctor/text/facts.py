@@ -397,7 +397,11 @@ def extract_facts(
     if all(e.kind == "located" for e in events):
         # No statement at all: perhaps a failed load told in general words (dlldoctor.text.topic).
         events += [
-            ErrorEvent(line=line, kind="topic", dll=named_dll(_group(m, "dll") or _group(m, "dll2")))
+            ErrorEvent(
+                line=line,
+                kind="topic",
+                dll=named_dll(_group(m, "dll") or _group(m, "dll2") or _group(m, "dll3")),
+            )
             for line, m in topic_events(t)
         ]
     groups = _groups(events)

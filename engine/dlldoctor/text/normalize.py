@@ -25,6 +25,12 @@ _CP1252_BYTE = {
 # "VCRUNTIME140.ddl", "SSLEAY32.ddl": a DLL's name mistyped when retold. Only a stem that ends in a digit or is
 # written in capitals, as DLL names are and SQL scripts' "schema.ddl" are not.
 _DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_-]{0,62}[0-9]|[A-Z][A-Z0-9_]{1,63})\.ddl\b", re.IGNORECASE)
+# ... or read from a screenshot, or cut short when retyped: "libwinpthread-1.dIl" (a capital I or a one for an
+# "l"), "libwinpthread-1.dl was not found". Only the loader's words may follow a bare ".dl".
+_DLL_OCR_TYPO = re.compile(
+    r"(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_-]{0,62}[0-9]|[A-Z][A-Z0-9_]{1,63})\.(?:d[I1]l|dl[I1]|d[I1]{2}|DI[lL]|D[L1]I|"
+    r"dl(?= (?:was |is )?(?:not found|missing)))\b"
+)
 # ... and Python's words retyped with a slip: "DDL load failed", "dll load file failed"
 _DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b|\bDLL load file failed\b", re.IGNORECASE)
 # Python's message with its "load" dropped in a retelling: "ImportError: DLL failed while importing _pyllamacpp"
@@ -77,6 +83,8 @@ def normalize_text(raw: str) -> str:
     if "ddl" in text.lower():  # one lowering of the text for both typos
         text = _DDL_LOAD_TYPO.sub("DLL load failed", text)
         text = _DDL_TYPO.sub(_dll_for_ddl, text)
+    if ".d" in text or ".D" in text:
+        text = _DLL_OCR_TYPO.sub(_dll_for_ddl, text)
     if "DLL failed while" in text:
         text = _DLL_FAILED_IMPORTING.sub("ImportError: DLL load failed ", text)
     # Backslashes doubled (repr of a Windows path) or quadrupled (repr of a repr).

@@ -30,7 +30,9 @@ _BEFORE_NAME = (
     r"(?:missing|(?:can't|cant|cannot|could not|couldn't|unable to|fail(?:s|ed)? to) (?:find|load|locate)|"
     r"error loading|\bnot found:?|(?:doesn't|does not|don't|do not) have|error \(|"
     r"no (?:se )?encuentra(?: la librería| el archivo| la biblioteca)?|não (?:foi )?encontrad[oa]|"
-    r"introuvable|nicht gefunden|не найден[аоы]?|отсутс?т?вует|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败)"
+    r"não (?:se )?encontr(?:a|ou)(?: o arquivo| a biblioteca)?|"
+    r"introuvable|nicht gefunden|не найден[аоы]?|отсутс?т?вует|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败|"
+    r"無法(?:加載|載入|找到)|載入失敗)"
 )
 _NAMED = fact_pattern(
     r"(?:(?P<dll>"
@@ -41,12 +43,16 @@ _NAMED = fact_pattern(
     + _BEFORE_NAME
     + r"[^\r\n]{0,30}?(?P<dll2>"
     + DLL_NAME
+    + r")\b|"
+    # a title that is the word and the DLL alone: "Error api-ms-win-crt-runtime-l1-1-0.dll", "ERR0R x.dll"
+    + r"(?m:^)[ \t#*]*err(?:or|0r)[:!]?[ \t]+(?P<dll3>"
+    + DLL_NAME
     + r")\b)"
 )
-# DLLs at all: "Missing DLL in Windows build", "DLLs not found", "缺少dll文件", "找不到动态链接库".
+# DLLs at all: "Missing DLL in Windows build", "missing ucrt dlls", "DLLs not found", "缺少dll文件", "找不到动态链接库".
 _GENERAL = fact_pattern(
-    r"\bmissing (?:a |the |some )?\.?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
-    r"(?:缺少|缺失|丢失|找不到)\s*(?:dlls?\b|动态链接库|動態連結程式庫)"
+    r"\bmissing (?:a |the |some )?(?:[\w+-]{2,12} )?\.?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
+    r"(?:缺少|缺失|丢失|找不到)\s*(?:dlls?\b|动态链接库|動態連結程式庫)|(?:^|[^\w.])dlls?(?:文件)?\s*(?:都)?(?:找不到|缺失|丢失)"
 )
 # Texts that speak of DLLs for another reason, anywhere in them: an installer's or a linker's error, a file
 # lock, a build log, Python's own import errors, a request for a feature, a problem said to be solved.
@@ -113,20 +119,25 @@ _SHORT_NOT_A_LOAD = (
 def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
     """(line, match) for each line that tells of a failed load in general words, then for a short text that
     says an import failed, then for a traceback cut at a native load, each only when nothing before was found;
-    a match of a named DLL has the group ``dll`` or ``dll2``."""
+    a match of a named DLL has the group ``dll``, ``dll2`` or ``dll3``."""
     if compile_pattern(_NOT_A_LOAD).search(t.data):
         return
     seen: set[int] = set()
-    prose = compile_pattern(PROSE_NOT_A_FAILURE).search(t.data)
-    for pattern in () if prose else (_NAMED, _GENERAL):
+    found = False
+    not_a_failure = compile_pattern(PROSE_NOT_A_FAILURE)
+    for pattern in (_NAMED, _GENERAL):
         for m in t.finditer(pattern):
             line = t.line_of(m.start())
             if line in seen:
                 continue
             seen.add(line)
-            yield line, m
-    if seen:
+            # not on a line that asks whether it is missing, speaks of a tool that packs DLLs or of a problem over
+            if not not_a_failure.search(t.line_data(line).rstrip(b"\r\n")):
+                found = True
+                yield line, m
+    if found:
         return
+    prose = not_a_failure.search(t.data)
     if (
         not prose
         and len(t.text) <= _SHORT
