@@ -567,6 +567,8 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
         # native programs' own words for a loader code (corpus/reports: FirebirdSQL, an injector's users)
         ("Module C:\\fb\\plugins/ChaCha exists but can not be loaded\nunknown Win32 error 193", None, 193),
         ("I made a cheat, but for others when injecting giving error 126", None, 126),
+        # a plug-in author's words (cheat-engine/cheat-engine#2982, corpus/heldout16)
+        ('every plugin I compile and try to add it says "error 126" and no clue what 126 means', None, 126),
         ('"Failed finding address of MSVCP140!?_Syserror_map@std@@YAPEBDH@Z"', "msvcp140.dll", 127),
         # cffi's summary of the names it tried gives no code; the lines that tried them do (Kozea/cairocffi#154)
         (
