@@ -24,7 +24,10 @@ _AFTER_NAME = (
     r"(?:does not|doesn't|doesnt) exist|"
     r"(?:fails|failed) to load|not loading|(?:was |got |is )?(?:quarantined|caught) "
     r"(?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender)|not (?:in|on) (?:my|your|this|the) (?:pc|computer|machine)|"
-    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません|が見つから|が不足|がありません|が存在しません|отсутс?т?вует)"
+    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません|が見つから|が不足|がありません|が存在しません|отсутс?т?вует|"
+    # "not found" in Italian, Polish, Turkish, Ukrainian, Dutch, Czech, Vietnamese, Indonesian
+    r"non (?:è|e'|é) stat[oa] trovat[oa]|non trovat[oa]|nie (?:został[oa]? )?znalezion[oy]|bulunamad[ıi]|"
+    r"не знайдено|niet gevonden|nebyl[ao]? nalezen[ao]?|không tìm thấy|tidak ditemukan)"
 )
 _BEFORE_NAME = (
     r"(?:missing|(?:can't|cant|cannot|could not|couldn't|unable to|fail(?:s|ed)? to) (?:find|load|locate)|"
@@ -32,7 +35,10 @@ _BEFORE_NAME = (
     r"no (?:se )?encuentra(?: la librería| el archivo| la biblioteca)?|não (?:foi )?encontrad[oa]|"
     r"não (?:se )?encontr(?:a|ou)(?: o arquivo| a biblioteca)?|"
     r"introuvable|nicht gefunden|не найден[аоы]?|отсутс?т?вует|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败|"
-    r"無法(?:加載|載入|找到)|載入失敗)"
+    r"無法(?:加載|載入|找到)|載入失敗|"
+    r"impossibile (?:trovare|caricare)|nie (?:można|udało się) (?:odnaleźć|znaleźć|załadować)|brak pliku|"
+    r"не вдається (?:знайти|завантажити)|kan (?:het bestand )?niet (?:vinden|laden)|nelze (?:najít|načíst)|"
+    r"không tìm thấy|tidak dapat (?:menemukan|memuat))"
 )
 _NAMED = fact_pattern(
     r"(?:(?P<dll>"
