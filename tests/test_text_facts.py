@@ -613,6 +613,17 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
             "msvcr110.dll",
             126,
         ),
+        # the Windows 10 pop-up's first sentence in Italian and Polish (Windows' own wording)
+        (
+            "L'esecuzione del codice non può continuare perché non è stato trovato VCRUNTIME140.dll.",
+            "vcruntime140.dll",
+            126,
+        ),
+        (
+            "Wykonywanie kodu nie może być kontynuowane, ponieważ nie znaleziono MSVCP140.dll.",
+            "msvcp140.dll",
+            126,
+        ),
         (
             "ImportError: DLL load failed while importing _rust: このオペレーティング システムでは %1 は実行されません。",
             None,
@@ -1498,6 +1509,10 @@ def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rul
         ("提示我無法加載qwindows.dll, 这个dll明确在platforms目录里放着的.", "qwindows.dll"),
         ("Was there ever a viable solution to Windows missing ucrt dlls api-ms-win-crt", None),
         ("添加hook.py后，执行exe时很多dll找不到", None),
+        # "not found" in other languages, by the DLL's name
+        ("libcrypto-3.dll bulunamadı", "libcrypto-3.dll"),
+        ("Impossibile trovare libfoo.dll", "libfoo.dll"),
+        ("Nie udało się załadować sqlite3.dll", "sqlite3.dll"),
         (
             "I get lots of errors about missing .dlls:\nQt5Guid.dll\nIs there a prerequisite that I have to install?",
             None,
