@@ -499,3 +499,146 @@ def test_qt5_compared_in_words_does_not_hide_qt6_on_an_old_windows(rule_set: Rul
         "PyQt6 6.4 on Windows 7 SP1 64-bit. PyQt5 works fine on the same machine."
     )
     assert "qt6-on-windows-before-1809" in [d.rule.id for d in explain_text(text, rule_set).diagnoses[:2]]
+
+
+# The review of the twelfth round (sources are the reviewer's, most composed in real shapes; the first five and the
+# non-ASCII path ones partly real: fossology/fossology#204, jcelaya/hdrmerge#55, SCP-CB-CPP/scpcb#84,
+# tmackness/dropbox-ignore-node_modules#5, LucidDB/luciddb#181): texts that are no failed load of a native library
+# get no diagnosis at all: a path's characters in other programs, advice and negations about an antivirus, a current
+# runtime in the Event Viewer, a plug-in's other numbers, other tools' "error x.dll", "not found" words about threats,
+# a missing export, a shell's 127, a download's ".dl".
+NOT_A_LOAD_REVIEW_TWELVE = [
+    "upload from server fails when the file path contain special character\n'/home/bobg/json\\ statement.txt' does not exist.",
+    "Attempting to load images from a directory whose path contains non-ASCII characters results in an error",
+    "Fonts cannot be loaded from paths containing non-ASCII characters",
+    "Failure with path that has special characters\n/bin/sh: -c: line 0: syntax error near unexpected token",
+    "Login fails when the username contains special characters like @ or +.",
+    "git clone fails when the path contains special characters",
+    "Unicode characters in file names are shown as question marks in the file list.",
+    "Docs: paths with non-ASCII characters are now supported since 2.1",
+    "Tests fail when the temp directory has unicode characters in it",
+    "The build directory path contains special characters (&), which breaks the batch script: 'x' is not recognized as an internal or external command",
+    "If the export directory path arg for this function contains special characters (eg. colon :, blank space), then its removed. This causes errors on windows",
+    "If your antivirus deleted one of the DLLs, restore it from quarantine and add an exclusion for the install folder.",
+    "Good news: after adding the exclusion, Defender has not deleted them again.",
+    "The McAfee removal tool (MCPR) removed all of its DLLs and drivers, so the uninstall is clean now.",
+    "I use ESET. Which antivirus exclusions are needed so it never deleted the dll files again?",
+    "The app crashes on exit. Event Viewer shows MSVCP140.dll as the faulting module, version 14.44.35211.0, exception 0xc0000409 (a stack buffer overrun in our code).",
+    "In the event log the faulting module was MSVCP140.dll before we updated the redistributable; now it runs fine.",
+    "Event viewer lists ucrtbase.dll as the faulty module; MSVCP140.dll as the faulty module was seen on the other PC only with an old build.",
+    "Kodi addon: plugin.video.foo error 193: HTTP error while fetching stream",
+    "The Gradle plugin reported error 193 lines of output truncated",
+    "ERROR: The plugins directory contains 127 plugins; error 1114 items skipped",
+    "Error vcruntime140.dll: checksum mismatch after copy",
+    "O antivírus não encontrou nada suspeito em vcruntime140.dll",
+    "Rodei o sfc /scannow e ele não encontrou nenhuma violação em msvcp140.dll",
+    "Quét vcruntime140.dll: không tìm thấy virus",
+    "Pemindaian msvcp140.dll selesai: virus tidak ditemukan",
+    "error: foo.dll: patch does not apply",
+    "error: libcrypto-3.dll: already exists in working directory",
+    "Error libfoo.dll: file format not recognized",
+    "ERROR: opencv_world460.dll: signature verification failed (Authenticode)",
+    "Error steam_api64.dll: Steam must be running to play this game",
+    "Error foo.dll has an invalid digital signature",
+    "Error ntdll.dll!RtlUserThreadStart+0x21",
+    "Plugin opzionale foo.dll non trovato, ignorato",
+    "Opcjonalna wtyczka foo.dll: nie znaleziono, pomijam",
+    "Kaspersky tarafından tarandı: foo.dll dosyasında tehdit bulunamadı.",
+    "Skanowanie foo.dll: nie znaleziono zagrożeń",
+    "Ověření souboru foo.dll: žádná hrozba nebyla nalezena",
+    "Controleer foo.dll: geen problemen, updates niet gevonden",
+    "I'm not missing any DLLs, Dependencies shows everything green",
+    "Export missing from DLL after switching to the new toolchain",
+    "The function SDL_GetWindowWMInfo is missing in dll after update",
+    "The resource strings are missing in DLL version 2 (localization)",
+    "Remove missing Qt dlls warning from the installer log",
+    "Add a missing Qt DLL check to the launcher",
+    "Missing runtime DLLs report is empty on this machine",
+    "缺少dll文件\n已经好了，谢谢",
+    "vim-plug: plugin install failed with error 127 (git not on PATH)",
+    "Neovim: plugin fzf.vim: shell returned error 127, fzf: command not found",
+    "[telegraf] plugin inputs.exec: error 127 running script /opt/check.sh",
+    "The requested URL /downloads/setup-v2.dl was not found on this server.",
+    "HTTP 404: /files/pack2.dl not found",
+    "wget: 404 Not Found\nThe file build2.dl is missing on the mirror",
+]
+
+
+@pytest.mark.parametrize("text", NOT_A_LOAD_REVIEW_TWELVE)
+def test_texts_of_the_twelfth_review_get_no_diagnosis(text: str, rule_set: RuleSet) -> None:
+    assert explain_text(text, rule_set).diagnoses == ()
+
+
+# ... a path said to hold no such characters (or a move away from special ones) leaves the loader's cause leading
+REVIEW_TWELVE_NOT_LEADING = [
+    'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\venv\\Lib\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies.\nI already checked that the folder does not contain any non-ASCII characters.',
+    "ImportError: DLL load failed while importing _ssl: The specified module could not be found.\nMy install path has no special characters, it is C:\\Python311.",
+    "ImportError: DLL load failed while importing _ssl: The specified module could not be found.\nThere are no Chinese characters in the path.",
+    "ImportError: DLL load failed while importing QtCore: The specified procedure could not be found.\nI moved it to a directory without special characters but nothing changed.",
+    "The code execution cannot proceed because MSVCP140.dll was not found.\nThe user name contains no unicode characters.",
+]
+
+
+@pytest.mark.parametrize("text", REVIEW_TWELVE_NOT_LEADING)
+def test_a_path_said_to_hold_no_non_ascii_characters_is_no_sign_of_one(text: str, rule_set: RuleSet) -> None:
+    found = explain_text(text, rule_set).diagnoses
+    assert found[0].rule.category != "nonascii-path", (found[0].rule.id, found[0].confidence)
+
+
+def test_a_datalog_program_or_a_download_is_no_dll(rule_set: RuleSet) -> None:
+    for text, dll in zip(
+        (
+            "souffle: error: input file rules1.dl was not found\nThe code execution cannot proceed because libffi-8.dll was not found.",
+            'Loading the datalog program: analysis2.dl missing, falling back to defaults.\nOSError: [WinError 126] The specified module could not be found. Error loading "C:\\app\\lib\\fbgemm.dll" or one of its dependencies.',
+        ),
+        ("libffi-8.dll", "fbgemm.dll"),
+        strict=True,
+    ):
+        f = extract_facts(text, messages=rule_set.messages, families=rule_set.families)
+        assert (f.dll, "rules1.dll" in f.error_dlls, "analysis2.dll" in f.error_dlls) == (dll, False, False)
+
+
+# ... and the variants of the round's shapes it found missing, read now
+REVIEW_TWELVE_STILL_LED = [
+    (
+        "Impossibile avviare il programma perché MSVCP140.dll non è presente nel computer.",
+        "vcruntime-dll-not-found",
+    ),
+    (
+        "O programa não pode ser iniciado porque MSVCP140.dll está faltando no seu computador.",
+        "vcruntime-dll-not-found",
+    ),
+    (
+        "Nie można uruchomić programu, ponieważ na komputerze nie znaleziono MSVCP140.dll.",
+        "vcruntime-dll-not-found",
+    ),
+    ("Bilgisayarınızda MSVCP140.dll eksik olduğundan program başlatılamıyor.", "vcruntime-dll-not-found"),
+    ("程式碼執行無法繼續，因為找不到 VCRUNTIME140.dll。", "vcruntime-dll-not-found"),
+    ("Event Viewer shows MSVCP140.dll as faulting module", "event-viewer-old-msvcp140-faulting-module"),
+    ("Event Viewer: Faulty module: VCRUNTIME140.dll", "event-viewer-old-msvcp140-faulting-module"),
+    (
+        "Avast moved the dll files to the virus chest and now the game does not start.",
+        "antivirus-removed-dll",
+    ),
+    ("Windows Defender wiped out the dlls of the mod loader.", "antivirus-removed-dll"),
+    (
+        "libmpv doesn't load if the path to the dll contains unicode characters",
+        "path-said-to-hold-non-ascii-characters",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "rule_id"), REVIEW_TWELVE_STILL_LED)
+def test_the_twelfth_reviews_variants_are_read(text: str, rule_id: str, rule_set: RuleSet) -> None:
+    assert explain_text(text, rule_set).diagnoses[0].rule.id == rule_id
+
+
+def test_a_dll_name_read_from_a_screenshot_is_answered_as_the_name(rule_set: RuleSet) -> None:
+    for damaged in ("Qt5Core.dIl", "libstdc++-6.dIl", "VCRUNTIME140.D11"):
+        clean = damaged[: damaged.rindex(".")] + ".dll"
+        texts = [
+            f"The code execution cannot proceed because {name} was not found." for name in (damaged, clean)
+        ]
+        answers = [explain_text(t, rule_set) for t in texts]
+        assert answers[0].facts.dll == clean.lower()
+        assert [d.rule.id for d in answers[0].diagnoses] == [d.rule.id for d in answers[1].diagnoses]

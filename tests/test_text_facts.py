@@ -877,7 +877,24 @@ def test_plug_in_hosts_and_pop_up_titles(
         ("VCRUNTIME140.D1I missing", "VCRUNTIME140.DLL missing"),
         ("youtube-dl was not found", "youtube-dl was not found"),
         ("file.dl is big", "file.dl is big"),
-        ("schema.dIl and x.dil", "schema.dIl and x.dil"),
+        ("x.dil and y.dl", "x.dil and y.dl"),
+        # (a review's) any stem and both cases read from a screenshot, at a path's end; not in a URL, and a bare ".dl"
+        # only in the pop-up's sentence (a Datalog program, a download)
+        ("Qt5Core.dIl and libstdc++-6.dIl", "Qt5Core.dll and libstdc++-6.dll"),
+        ("C:\\Qt\\bin\\Qt5Core.dIl", "C:\\Qt\\bin\\Qt5Core.dll"),
+        (
+            "VCRUNTIME140.DII, VCRUNTIME140.D11, MSVCP140.D1L",
+            "VCRUNTIME140.DLL, VCRUNTIME140.DLL, MSVCP140.DLL",
+        ),
+        ("https://example.org/a.dIl/b", "https://example.org/a.dIl/b"),
+        (
+            "souffle: error: input file rules1.dl was not found",
+            "souffle: error: input file rules1.dl was not found",
+        ),
+        (
+            "The requested URL /downloads/setup-v2.dl was not found on this server.",
+            "The requested URL /downloads/setup-v2.dl was not found on this server.",
+        ),
         # corpus/reports rep-vcredist-missing-1204: Python's "load" dropped; "a DLL failed while ..." in prose stays
         (
             "ImportError: DLL failed while importing _pyllamacpp: The specified module could not be found",

@@ -42,6 +42,7 @@ from dlldoctor.vocabulary import DerivedFact
 
 # Shapes that say little on their own ("error 7" in a log line, a missing Python module, a user's "X.dll is
 # missing"): they never make a group the headline over a real loader error.
+_TOPIC_GROUPS = ("dll", "dll2", "dll3", "dll4", "dll5")  # where a topic's match holds the DLL it names
 WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing", "retold", "located", "topic"})
 # Kinds of event any system's programs produce; every other kind is a statement only Windows makes.
 ANY_SYSTEM_KINDS = WEAK_KINDS | {"load-library"}
@@ -400,7 +401,7 @@ def extract_facts(
             ErrorEvent(
                 line=line,
                 kind="topic",
-                dll=named_dll(_group(m, "dll") or _group(m, "dll2") or _group(m, "dll3")),
+                dll=named_dll(next((d for g in _TOPIC_GROUPS if (d := _group(m, g))), None)),
             )
             for line, m in topic_events(t)
         ]

@@ -73,8 +73,8 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ),
     # a loader's code in a native program's own words: Firebird's "Module X exists but can not be loaded / unknown
     # Win32 error 193", pywin32's service host's "could not be loaded - win32 error code is 193", an injector's "when
-    # injecting giving error 126", a plug-in author's "every plugin I compile ... says "error 126"" and a plug-in
-    # host's "The plugin dll could not be loaded: 126" (not make's "*** [foo.dll] Error 127", a shell's exit status)
+    # injecting giving error 126" and a plug-in host's "The plugin dll could not be loaded: 126" (not make's "***
+    # [foo.dll] Error 127", a shell's exit status)
     (
         "load-library",
         fact_pattern(r"\bModule (?P<path>" + RPATH + r") exists but can ?not be loaded"),
@@ -84,7 +84,17 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "code-mention",
         fact_pattern(
-            r"\b(?:inject(?:ing|ed|ion)?|plug-?ins?)\b[^\r\n\]]{0,40}?\berror(?: code)?[ :]*(?P<code>126|127|193|1114)\b"
+            r"\binject(?:ing|ed|ion)?\b[^\r\n\]]{0,40}?\berror(?: code)?[ :]*(?P<code>126|127|193|1114)\b"
+        ),
+        {},
+    ),
+    # ... a plug-in that the host refuses with a bare code said or shown (not a shell's 127, "command not found",
+    # nor any number after "plugin ... error")
+    (
+        "code-mention",
+        fact_pattern(
+            r"\bplug-?ins?\b[^\r\n\]]{0,40}?\b(?:says|said|gives|gave|shows|showed|pops up|popped up|returns)[ :]+"
+            r"[\"'`]error(?: code)?[ :]*(?P<code>126|193|1114)[\"'`]"
         ),
         {},
     ),

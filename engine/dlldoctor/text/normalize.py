@@ -25,11 +25,15 @@ _CP1252_BYTE = {
 # "VCRUNTIME140.ddl", "SSLEAY32.ddl": a DLL's name mistyped when retold. Only a stem that ends in a digit or is
 # written in capitals, as DLL names are and SQL scripts' "schema.ddl" are not.
 _DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_-]{0,62}[0-9]|[A-Z][A-Z0-9_]{1,63})\.ddl\b", re.IGNORECASE)
-# ... or read from a screenshot, or cut short when retyped: "libwinpthread-1.dIl" (a capital I or a one for an
-# "l"), "libwinpthread-1.dl was not found". Only the loader's words may follow a bare ".dl".
+# ... or read from a screenshot: "libwinpthread-1.dIl", "Qt5Core.dIl", "VCRUNTIME140.D1I" (a capital I or a one for an
+# "l"; no file type is spelt so), any stem, at a path's end but not in a URL ...
 _DLL_OCR_TYPO = re.compile(
-    r"(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_-]{0,62}[0-9]|[A-Z][A-Z0-9_]{1,63})\.(?:d[I1]l|dl[I1]|d[I1]{2}|DI[lL]|D[L1]I|"
-    r"dl(?= (?:was |is )?(?:not found|missing)))\b"
+    r"(?<![A-Za-z0-9_.+/-])([A-Za-z][A-Za-z0-9_.+-]{0,62}?)\.([dD](?:[I1][lLI1]|[lL][I1]))(?![A-Za-z0-9_./\\-])"
+)
+# ... or cut short in the pop-up's own sentence: "because libwinpthread-1.dl was not found" (a bare ".dl" elsewhere
+# is a Datalog program or a download)
+_DLL_CUT_SHORT = re.compile(
+    r"(?<=\bbecause )([A-Za-z][A-Za-z0-9_.+-]{0,62}?)\.dl(?= (?:was not found|is missing|could not be found))"
 )
 # ... and Python's words retyped with a slip: "DDL load failed", "dll load file failed"
 _DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b|\bDLL load file failed\b", re.IGNORECASE)
@@ -59,6 +63,11 @@ def _dll_for_ddl(m: re.Match[str]) -> str:
     return f"{stem}.{'DLL' if ext.isupper() else 'dll'}"
 
 
+def _dll_for_ocr(m: re.Match[str]) -> str:
+    """ "Qt5Core.dIl" -> "Qt5Core.dll", "VCRUNTIME140.D1I" -> "VCRUNTIME140.DLL"."""
+    return f"{m.group(1)}.{'DLL' if m.group(2)[0] == 'D' else 'dll'}"
+
+
 def _unescape_u(m: re.Match[str]) -> str:
     ch = chr(int(m.group(1), 16))
     return m.group(0) if 0xD800 <= ord(ch) <= 0xDFFF else ch
@@ -84,7 +93,8 @@ def normalize_text(raw: str) -> str:
         text = _DDL_LOAD_TYPO.sub("DLL load failed", text)
         text = _DDL_TYPO.sub(_dll_for_ddl, text)
     if ".d" in text or ".D" in text:
-        text = _DLL_OCR_TYPO.sub(_dll_for_ddl, text)
+        text = _DLL_OCR_TYPO.sub(_dll_for_ocr, text)
+        text = _DLL_CUT_SHORT.sub(r"\1.dll", text)
     if "DLL failed while" in text:
         text = _DLL_FAILED_IMPORTING.sub("ImportError: DLL load failed ", text)
     # Backslashes doubled (repr of a Windows path) or quadrupled (repr of a repr).

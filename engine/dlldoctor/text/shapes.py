@@ -354,11 +354,14 @@ PROSE_MISSING: tuple[FactPattern, ...] = (
 )
 # Lines on which "X.dll is missing" is not a failure: a question whether it is, a tool that packs or checks
 # DLLs, a problem said to be over. ("X.dll is missing, what should I do?" is a failure.)
-PROSE_NOT_A_FAILURE = (
-    r"(?m)^\s*(?:is|are|does|do|did|should|can|could)[ \t]|^\s*(?:what happens if|why is|why does)\b|"
+PROSE_QUESTION = (
+    r"(?m)^\s*(?:is|are|does|do|did|should|can|could)[ \t]|^\s*(?:what happens if|why is|why does)\b"
+)
+PROSE_OVER = (
     r"will not be vendored|not be bundled|delvewheel|auditwheel|dependency walker|dumpbin|"
     r"已经好了|已解决|解决了|\b(?:now|already) (?:fixed|solved|resolved)\b"
 )
+PROSE_NOT_A_FAILURE = PROSE_QUESTION + "|" + PROSE_OVER
 # After "X.dll is missing": words that make it a missing *part* of the DLL, not a missing file.
 NOT_A_FILE = frozenset(
     [

@@ -15,7 +15,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from dlldoctor.kb.patterns import compile_pattern
-from dlldoctor.text.shapes import DLL_NAME, PROSE_NOT_A_FAILURE, ScannedText, fact_pattern
+from dlldoctor.text.shapes import (
+    DLL_NAME,
+    PROSE_NOT_A_FAILURE,
+    PROSE_OVER,
+    PROSE_QUESTION,
+    ScannedText,
+    fact_pattern,
+)
 
 # A DLL named with words that say it did not load: "cudnn64_8.dll missing", "python39.dll not found",
 # "missing MSVCR100.dll", "failed to load libzmq.dll", "缺少 xxx.dll". The words must be close to the name.
@@ -24,21 +31,30 @@ _AFTER_NAME = (
     r"(?:does not|doesn't|doesnt) exist|"
     r"(?:fails|failed) to load|not loading|(?:was |got |is )?(?:quarantined|caught) "
     r"(?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender)|not (?:in|on) (?:my|your|this|the) (?:pc|computer|machine)|"
-    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません|が見つから|が不足|がありません|が存在しません|отсутс?т?вует|"
-    # "not found" in Italian, Polish, Turkish, Ukrainian, Dutch, Czech, Vietnamese, Indonesian
-    r"non (?:è|e'|é) stat[oa] trovat[oa]|non trovat[oa]|nie (?:został[oa]? )?znalezion[oy]|bulunamad[ıi]|"
-    r"не знайдено|niet gevonden|nebyl[ao]? nalezen[ao]?|không tìm thấy|tidak ditemukan)"
+    r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません|が見つから|が不足|がありません|が存在しません|отсутс?т?вует)"
 )
 _BEFORE_NAME = (
     r"(?:missing|(?:can't|cant|cannot|could not|couldn't|unable to|fail(?:s|ed)? to) (?:find|load|locate)|"
     r"error loading|\bnot found:?|(?:doesn't|does not|don't|do not) have|error \(|"
     r"no (?:se )?encuentra(?: la librería| el archivo| la biblioteca)?|não (?:foi )?encontrad[oa]|"
-    r"não (?:se )?encontr(?:a|ou)(?: o arquivo| a biblioteca)?|"
     r"introuvable|nicht gefunden|не найден[аоы]?|отсутс?т?вует|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败|"
-    r"無法(?:加載|載入|找到)|載入失敗|"
-    r"impossibile (?:trovare|caricare)|nie (?:można|udało się) (?:odnaleźć|znaleźć|załadować)|brak pliku|"
+    r"無法(?:加載|載入|找到)|載入失敗)"
+)
+# The same in Portuguese, Italian, Polish, Turkish, Ukrainian, Dutch, Czech, Vietnamese and Indonesian, only right
+# next to the name (their words also say "no threat found in x.dll", "x.dll: virus not found"): after it, at a
+# sentence's end ...
+_AFTER_NAME_TIGHT = (
+    r"(?:non (?:è|e'|é) stat[oa] trovat[oa]|non trovat[oa]|non è presente|"
+    r"nie (?:został[oa]? )?(?:znalezion[oy]|odnalezion[oy])|bulunamad[ıi]|eksik|не знайдено|відсутній|"
+    r"niet gevonden|ontbreekt|nebyl[ao]? nalezen[ao]?|chybí|không tìm thấy|tidak ditemukan)"
+    r"[ \t]*(?:[.!,;)\]]|\r?(?m:$))"
+)
+# ... or before it
+_BEFORE_NAME_TIGHT = (
+    r"(?:não (?:se )?encontr(?:a|ou)(?: o arquivo| a biblioteca)?|impossibile (?:trovare|caricare)(?: il file)?|"
+    r"nie (?:można|udało się) (?:odnaleźć|znaleźć|załadować)(?: pliku)?|brak pliku|nie (?:znaleziono|odnaleziono)|"
     r"не вдається (?:знайти|завантажити)|kan (?:het bestand )?niet (?:vinden|laden)|nelze (?:najít|načíst)|"
-    r"không tìm thấy|tidak dapat (?:menemukan|memuat))"
+    r"không tìm thấy|tidak dapat (?:menemukan|memuat))[ \t]*:?[ \t]*[\"'`]?"
 )
 _NAMED = fact_pattern(
     r"(?:(?P<dll>"
@@ -50,14 +66,29 @@ _NAMED = fact_pattern(
     + r"[^\r\n]{0,30}?(?P<dll2>"
     + DLL_NAME
     + r")\b|"
-    # a title that is the word and the DLL alone: "Error api-ms-win-crt-runtime-l1-1-0.dll", "ERR0R x.dll"
+    # a title that is the word and the DLL alone: "Error api-ms-win-crt-runtime-l1-1-0.dll", "ERR0R x.dll" (not
+    # "Error x.dll: checksum mismatch", a stack frame "ntdll.dll!Rtl...")
     + r"(?m:^)[ \t#*]*err(?:or|0r)[:!]?[ \t]+(?P<dll3>"
+    + DLL_NAME
+    + r")[ \t]*[.:!]?[ \t]*\r?(?m:$)|(?P<dll4>"
+    + DLL_NAME
+    + r")[\"'`]?[ \t]*[:-]?[ \t]*"
+    + _AFTER_NAME_TIGHT
+    + r"|"
+    + _BEFORE_NAME_TIGHT
+    + r"(?P<dll5>"
     + DLL_NAME
     + r")\b)"
 )
 # DLLs at all: "Missing DLL in Windows build", "missing ucrt dlls", "DLLs not found", "缺少dll文件", "找不到动态链接库".
+_FAMILY_WORD = (
+    r"(?:ucrt|crt|vc\+\+|vc|msvc|visual c\+\+|c\+\+|runtime|qt|cuda|cudnn|system|python|mingw|gcc|opencv|directx|"
+    r"openmp|ffmpeg|gtk|boost|openssl) "
+)
 _GENERAL = fact_pattern(
-    r"\bmissing (?:a |the |some )?(?:[\w+-]{2,12} )?\.?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
+    r"\bmissing (?:a |the |some )?(?:"
+    + _FAMILY_WORD
+    + r")?\.?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
     r"(?:缺少|缺失|丢失|找不到)\s*(?:dlls?\b|动态链接库|動態連結程式庫)|(?:^|[^\w.])dlls?(?:文件)?\s*(?:都)?(?:找不到|缺失|丢失)"
 )
 # Texts that speak of DLLs for another reason, anywhere in them: an installer's or a linker's error, a file
@@ -70,7 +101,9 @@ _NOT_A_LOAD = (
     r"works now|now it works|false positive|dependency walker|dumpbin|dll-files|\bcheck(?:s|ing)? for\b|"
     r"\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
     r"http 40[34]|40[34] (?:not found|forbidden)|error 40[34]|download link|\bwebsite\b|"
-    r"missing dlls? (?:version|info|detection|feature|check|report|list)"
+    r"missing (?:[\w+-]{2,12} )?dlls? (?:version|info|detection|feature|check|report|list|warning)|"
+    # an optional file that a program goes on without
+    r"\boptional\b|opzional[ei]|opcjonaln|isteğe bağlı|\bskipping\b|ignorat[oa]\b|pomijam"
 )
 
 # Frames of a traceback that load a native library: CPython's extension loader (3.5+ and imp), ctypes, cffi,
@@ -125,25 +158,27 @@ _SHORT_NOT_A_LOAD = (
 def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
     """(line, match) for each line that tells of a failed load in general words, then for a short text that
     says an import failed, then for a traceback cut at a native load, each only when nothing before was found;
-    a match of a named DLL has the group ``dll``, ``dll2`` or ``dll3``."""
+    a match of a named DLL has one of the groups ``dll`` to ``dll5``."""
     if compile_pattern(_NOT_A_LOAD).search(t.data):
         return
     seen: set[int] = set()
     found = False
-    not_a_failure = compile_pattern(PROSE_NOT_A_FAILURE)
-    for pattern in (_NAMED, _GENERAL):
+    question = compile_pattern(PROSE_QUESTION)
+    # a problem said to be over, or a tool that packs DLLs, anywhere in the text
+    over = compile_pattern(PROSE_OVER).search(t.data)
+    for pattern in () if over else (_NAMED, _GENERAL):
         for m in t.finditer(pattern):
             line = t.line_of(m.start())
             if line in seen:
                 continue
             seen.add(line)
-            # not on a line that asks whether it is missing, speaks of a tool that packs DLLs or of a problem over
-            if not not_a_failure.search(t.line_data(line).rstrip(b"\r\n")):
+            # not on a line that asks whether it is missing
+            if not question.search(t.line_data(line).rstrip(b"\r\n")):
                 found = True
                 yield line, m
     if found:
         return
-    prose = not_a_failure.search(t.data)
+    prose = compile_pattern(PROSE_NOT_A_FAILURE).search(t.data)
     if (
         not prose
         and len(t.text) <= _SHORT
