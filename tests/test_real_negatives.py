@@ -508,7 +508,10 @@ def test_qt5_compared_in_words_does_not_hide_qt6_on_an_old_windows(rule_set: Rul
 # runtime in the Event Viewer, a plug-in's other numbers, other tools' "error x.dll", "not found" words about threats,
 # a missing export, a shell's 127, a download's ".dl".
 NOT_A_LOAD_REVIEW_TWELVE = [
-    "upload from server fails when the file path contain special character\n'/home/bobg/json\\ statement.txt' does not exist.",
+    (
+        "upload from server fails when the file path contain special character\n'/home/bobg/json\\ "
+        "statement.txt' does not exist."
+    ),
     "Attempting to load images from a directory whose path contains non-ASCII characters results in an error",
     "Fonts cannot be loaded from paths containing non-ASCII characters",
     "Failure with path that has special characters\n/bin/sh: -c: line 0: syntax error near unexpected token",
@@ -517,15 +520,30 @@ NOT_A_LOAD_REVIEW_TWELVE = [
     "Unicode characters in file names are shown as question marks in the file list.",
     "Docs: paths with non-ASCII characters are now supported since 2.1",
     "Tests fail when the temp directory has unicode characters in it",
-    "The build directory path contains special characters (&), which breaks the batch script: 'x' is not recognized as an internal or external command",
-    "If the export directory path arg for this function contains special characters (eg. colon :, blank space), then its removed. This causes errors on windows",
-    "If your antivirus deleted one of the DLLs, restore it from quarantine and add an exclusion for the install folder.",
+    (
+        "The build directory path contains special characters (&), which breaks the batch script: 'x' is not "
+        "recognized as an internal or external command"
+    ),
+    (
+        "If the export directory path arg for this function contains special characters (eg. colon :, blank "
+        "space), then its removed. This causes errors on windows"
+    ),
+    (
+        "If your antivirus deleted one of the DLLs, restore it from quarantine and add an exclusion for the "
+        "install folder."
+    ),
     "Good news: after adding the exclusion, Defender has not deleted them again.",
     "The McAfee removal tool (MCPR) removed all of its DLLs and drivers, so the uninstall is clean now.",
     "I use ESET. Which antivirus exclusions are needed so it never deleted the dll files again?",
-    "The app crashes on exit. Event Viewer shows MSVCP140.dll as the faulting module, version 14.44.35211.0, exception 0xc0000409 (a stack buffer overrun in our code).",
+    (
+        "The app crashes on exit. Event Viewer shows MSVCP140.dll as the faulting module, version 14.44.35211.0, "
+        "exception 0xc0000409 (a stack buffer overrun in our code)."
+    ),
     "In the event log the faulting module was MSVCP140.dll before we updated the redistributable; now it runs fine.",
-    "Event viewer lists ucrtbase.dll as the faulty module; MSVCP140.dll as the faulty module was seen on the other PC only with an old build.",
+    (
+        "Event viewer lists ucrtbase.dll as the faulty module; MSVCP140.dll as the faulty module was seen on the "
+        "other PC only with an old build."
+    ),
     "Kodi addon: plugin.video.foo error 193: HTTP error while fetching stream",
     "The Gradle plugin reported error 193 lines of output truncated",
     "ERROR: The plugins directory contains 127 plugins; error 1114 items skipped",
@@ -571,25 +589,49 @@ def test_texts_of_the_twelfth_review_get_no_diagnosis(text: str, rule_set: RuleS
 
 # ... a path said to hold no such characters (or a move away from special ones) leaves the loader's cause leading
 REVIEW_TWELVE_NOT_LEADING = [
-    'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\venv\\Lib\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies.\nI already checked that the folder does not contain any non-ASCII characters.',
-    "ImportError: DLL load failed while importing _ssl: The specified module could not be found.\nMy install path has no special characters, it is C:\\Python311.",
-    "ImportError: DLL load failed while importing _ssl: The specified module could not be found.\nThere are no Chinese characters in the path.",
-    "ImportError: DLL load failed while importing QtCore: The specified procedure could not be found.\nI moved it to a directory without special characters but nothing changed.",
-    "The code execution cannot proceed because MSVCP140.dll was not found.\nThe user name contains no unicode characters.",
+    (
+        "OSError: [WinError 126] The specified module could not be found. Error loading "
+        '"C:\\venv\\Lib\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies.\nI already checked that '
+        "the folder does not contain any non-ASCII characters."
+    ),
+    (
+        "ImportError: DLL load failed while importing _ssl: The specified module could not be found.\nMy install "
+        "path has no special characters, it is C:\\Python311."
+    ),
+    (
+        "ImportError: DLL load failed while importing _ssl: The specified module could not be found.\nThere are "
+        "no Chinese characters in the path."
+    ),
+    (
+        "ImportError: DLL load failed while importing QtCore: The specified procedure could not be found.\nI "
+        "moved it to a directory without special characters but nothing changed."
+    ),
+    (
+        "The code execution cannot proceed because MSVCP140.dll was not found.\nThe user name contains no "
+        "unicode characters."
+    ),
 ]
 
 
-@pytest.mark.parametrize("text", REVIEW_TWELVE_NOT_LEADING)
-def test_a_path_said_to_hold_no_non_ascii_characters_is_no_sign_of_one(text: str, rule_set: RuleSet) -> None:
-    found = explain_text(text, rule_set).diagnoses
-    assert found[0].rule.category != "nonascii-path", (found[0].rule.id, found[0].confidence)
+def test_a_path_said_to_hold_no_non_ascii_characters_is_no_sign_of_one(rule_set: RuleSet) -> None:
+    leading = {
+        text: explain_text(text, rule_set).diagnoses[0].rule.category for text in REVIEW_TWELVE_NOT_LEADING
+    }
+    assert "nonascii-path" not in leading.values(), leading
 
 
 def test_a_datalog_program_or_a_download_is_no_dll(rule_set: RuleSet) -> None:
     for text, dll in zip(
         (
-            "souffle: error: input file rules1.dl was not found\nThe code execution cannot proceed because libffi-8.dll was not found.",
-            'Loading the datalog program: analysis2.dl missing, falling back to defaults.\nOSError: [WinError 126] The specified module could not be found. Error loading "C:\\app\\lib\\fbgemm.dll" or one of its dependencies.',
+            (
+                "souffle: error: input file rules1.dl was not found\nThe code execution cannot proceed because "
+                "libffi-8.dll was not found."
+            ),
+            (
+                "Loading the datalog program: analysis2.dl missing, falling back to defaults.\nOSError: "
+                "[WinError 126] The specified module could not be found. Error loading "
+                '"C:\\app\\lib\\fbgemm.dll" or one of its dependencies.'
+            ),
         ),
         ("libffi-8.dll", "fbgemm.dll"),
         strict=True,
@@ -623,6 +665,12 @@ REVIEW_TWELVE_STILL_LED = [
     ("Windows Defender wiped out the dlls of the mod loader.", "antivirus-removed-dll"),
     (
         "libmpv doesn't load if the path to the dll contains unicode characters",
+        "path-said-to-hold-non-ascii-characters",
+    ),
+    # "does not work with" such characters is no sign of their absence (corpus/heldout15 h15b-nonascii-path-001)
+    (
+        "DynDll does not work with non-ASCII characters in path. When the path to the library contains non-ASCII "
+        "characters, a cryptic error is thrown.",
         "path-said-to-hold-non-ascii-characters",
     ),
 ]
