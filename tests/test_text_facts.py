@@ -598,6 +598,8 @@ def test_japanese_and_korean_logs_are_answered_in_english(rule_set: RuleSet) -> 
         # the title with its DLL in brackets or after a colon (sainnhe/caj2pdf-qt#4)
         ("Entry point not found (api-ms-win-core-synch-l1-2-0.dll)", "api-ms-win-core-synch-l1-2-0.dll", 127),
         ("Entry point not found: api-ms-win-core-synch-l1-2-0.dll", "api-ms-win-core-synch-l1-2-0.dll", 127),
+        # 193's message retold without "valid" (corpus/reports rep-unsupported-platform-1501, Miniconda's x86 builds)
+        ("python.exe is not a Win32 application", None, 193),
         # the reporter's own words for 126 (pymssql/pymssql#416)
         ("ImportError: DLL load failed using pymssql: specific module cannot be found.", None, 126),
         # Brazilian Portuguese pop-ups (pgModeler's entry point, easyphp/DEVSERVER#173 retyped in capitals) and
