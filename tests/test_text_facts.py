@@ -875,7 +875,12 @@ def test_plug_in_hosts_and_pop_up_titles(
         # corpus/heldout16 h16b-incomplete-bundle-003 and -005: an "l" read as a capital I from a screenshot, and
         # the name cut short before the loader's words; a word that only ends in ".dl" or ".dil" stays
         ("由于找不到libwinpthread-1.dIl,无法继续执行代码", "由于找不到libwinpthread-1.dll,无法继续执行代码"),
-        ("because libwinpthread-1.dl was not found.", "because libwinpthread-1.dll was not found."),
+        (
+            "The code execution cannot proceed because libwinpthread-1.dl was not found.",
+            "The code execution cannot proceed because libwinpthread-1.dll was not found.",
+        ),
+        ("Build failed because analysis.dl is missing", "Build failed because analysis.dl is missing"),
+        ("Drawing sheet A1.D11 revision B is missing.", "Drawing sheet A1.D11 revision B is missing."),
         ("VCRUNTIME140.D1I missing", "VCRUNTIME140.DLL missing"),
         ("youtube-dl was not found", "youtube-dl was not found"),
         ("file.dl is big", "file.dl is big"),

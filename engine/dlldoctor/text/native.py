@@ -88,13 +88,15 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
-    # ... a plug-in that the host refuses with a bare code said or shown (not a shell's 127, "command not found",
-    # nor any number after "plugin ... error")
+    # ... a plug-in that fails to load, or that its author compiles, with a bare code: "every plugin I compile ...
+    # says "error 126"", "Failed to load plugin foo.dll: error 126", "plugins loaded, error code 126 when loading x.dll"
+    # (not a shell's 127, "command not found", nor a plug-in's own error numbers: "the Kodi plugin says "error 193"")
     (
         "code-mention",
         fact_pattern(
-            r"\bplug-?ins?\b[^\r\n\]]{0,40}?\b(?:says|said|gives|gave|shows|showed|pops up|popped up|returns)[ :]+"
-            r"[\"'`]error(?: code)?[ :]*(?P<code>126|193|1114)[\"'`]"
+            r"(?:\bplug-?ins?\b[^\r\n\]]{0,40}?\b(?:compil\w*|load\w*)\b|\b(?:fail(?:s|ed)? to load|can'?t load|cannot load|"
+            r"could not load|loading)\b[^\r\n\]]{0,20}?\bplug-?ins?\b)[^\r\n\]]{0,40}?\berror(?: code)?[ :\"'`]*"
+            r"(?P<code>126|193|1114)\b"
         ),
         {},
     ),

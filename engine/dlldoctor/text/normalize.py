@@ -26,14 +26,16 @@ _CP1252_BYTE = {
 # written in capitals, as DLL names are and SQL scripts' "schema.ddl" are not.
 _DDL_TYPO = re.compile(r"\b([A-Za-z][A-Za-z0-9_-]{0,62}[0-9]|[A-Z][A-Z0-9_]{1,63})\.ddl\b", re.IGNORECASE)
 # ... or read from a screenshot: "libwinpthread-1.dIl", "Qt5Core.dIl", "VCRUNTIME140.D1I" (a capital I or a one for an
-# "l"; no file type is spelt so), any stem, at a path's end but not in a URL ...
+# "l"; no file type is spelt so), any stem of three characters or more (not a drawing's "A1.D11"), at a path's end
+# but not in a URL ...
 _DLL_OCR_TYPO = re.compile(
-    r"(?<![A-Za-z0-9_.+/-])([A-Za-z][A-Za-z0-9_.+-]{0,62}?)\.([dD](?:[I1][lLI1]|[lL][I1]))(?![A-Za-z0-9_./\\-])"
+    r"(?<![A-Za-z0-9_.+/-])([A-Za-z][A-Za-z0-9_.+-]{2,62}?)\.([dD](?:[I1][lLI1]|[lL][I1]))(?![A-Za-z0-9_./\\-])"
 )
-# ... or cut short in the pop-up's own sentence: "because libwinpthread-1.dl was not found" (a bare ".dl" elsewhere
-# is a Datalog program or a download)
+# ... or cut short in the pop-up's own sentence: "The code execution cannot proceed because libwinpthread-1.dl was not
+# found" (a bare ".dl" elsewhere is a Datalog program or a download)
 _DLL_CUT_SHORT = re.compile(
-    r"(?<=\bbecause )([A-Za-z][A-Za-z0-9_.+-]{0,62}?)\.dl(?= (?:was not found|is missing|could not be found))"
+    r"(?:(?<=cannot proceed because )|(?<=can't proceed because )|(?<=can't start because )|(?<=to start because ))"
+    r"([A-Za-z][A-Za-z0-9_.+-]{0,62}?)\.dl(?= (?:was not found|is missing|could not be found))"
 )
 # ... and Python's words retyped with a slip: "DDL load failed", "dll load file failed"
 _DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b|\bDLL load file failed\b", re.IGNORECASE)

@@ -45,8 +45,13 @@ _BEFORE_NAME = (
 # sentence's end ...
 _AFTER_NAME_TIGHT = (
     r"(?:non (?:è|e'|é) stat[oa] trovat[oa]|non trovat[oa]|non è presente|"
-    r"nie (?:został[oa]? )?(?:znalezion[oy]|odnalezion[oy])|bulunamad[ıi]|eksik|не знайдено|відсутній|"
+    r"nie (?:został[oa]? )?(?:znalezion[oy]|odnalezion[oy])|bulunamad(?:ı|i|ığı(?:ndan)?)|eksik|не знайдено|відсутній|"
     r"niet gevonden|ontbreekt|nebyl[ao]? nalezen[ao]?|chybí|không tìm thấy|tidak ditemukan)"
+    # ... or before where it was looked for, or the word for the error: "non trovato nel sistema", "bulunamadı hatası"
+    r"(?:[ \t]+(?:nel (?:sistema|computer|pc)|w systemie|na (?:komputerze|pc)|op (?:mijn|de|uw|deze) (?:pc|computer)|"
+    r"v počítači|trên máy(?: tính)?|saat [^\s.,;!]+(?: [^\s.,;!]+)?|di (?:komputer|pc)|hatası[^\s.,;!]*(?: [^\s.,;!]+)?|"
+    r"sistemde|в системі|"
+    r"devam edemiyor))?"
     r"[ \t]*(?:[.!,;)\]]|\r?(?m:$))"
 )
 # ... or before it
@@ -83,7 +88,8 @@ _NAMED = fact_pattern(
 # DLLs at all: "Missing DLL in Windows build", "missing ucrt dlls", "DLLs not found", "缺少dll文件", "找不到动态链接库".
 _FAMILY_WORD = (
     r"(?:ucrt|crt|vc\+\+|vc|msvc|visual c\+\+|c\+\+|runtime|qt|cuda|cudnn|system|python|mingw|gcc|opencv|directx|"
-    r"openmp|ffmpeg|gtk|boost|openssl) "
+    r"openmp|ffmpeg|gtk|boost|openssl|sdl2?|openal|d3d\w*|vulkan|steam|game|required|needed|several|multiple|many|"
+    r"two|three|\d+) "
 )
 _GENERAL = fact_pattern(
     r"\bmissing (?:a |the |some )?(?:"
@@ -103,7 +109,11 @@ _NOT_A_LOAD = (
     r"http 40[34]|40[34] (?:not found|forbidden)|error 40[34]|download link|\bwebsite\b|"
     r"missing (?:[\w+-]{2,12} )?dlls? (?:version|info|detection|feature|check|report|list|warning)|"
     # an optional file that a program goes on without
-    r"\boptional\b|opzional[ei]|opcjonaln|isteğe bağlı|\bskipping\b|ignorat[oa]\b|pomijam"
+    r"\boptional\b|opzional[ei]|opcjonaln|isteğe bağlı|\bskipping\b|ignorat[oa]\b|pomijam|"
+    # a scan's or a cache's look-up in other languages: "brak pliku x.dll w kwarantannie", "não encontrou ... na
+    # quarentena, tudo certo", "nella cache", "trong danh sách đen", "di daftar virus"
+    r"kwarantann|quarentena|quarantena|karantina|cách ly|danh sách|daftar virus|nella cache|\bskanowanie\b|"
+    r"\bpemindaian\b|\bquét\b|tudo certo"
 )
 
 # Frames of a traceback that load a native library: CPython's extension loader (3.5+ and imp), ctypes, cffi,
