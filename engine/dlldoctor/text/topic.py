@@ -17,7 +17,6 @@ from typing import Any
 from dlldoctor.kb.patterns import compile_pattern
 from dlldoctor.text.shapes import (
     DLL_NAME,
-    PROSE_NOT_A_FAILURE,
     PROSE_OVER,
     PROSE_QUESTION,
     ScannedText,
@@ -188,7 +187,7 @@ def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
                 yield line, m
     if found:
         return
-    prose = compile_pattern(PROSE_NOT_A_FAILURE).search(t.data)
+    prose = over or question.search(t.data)
     if (
         not prose
         and len(t.text) <= _SHORT
