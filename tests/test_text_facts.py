@@ -1506,6 +1506,8 @@ def test_shell_and_http_codes_are_not_loader_codes(text: str, rule_set: RuleSet)
         "python script fails to start after update",
         "Cannot load the project file in PyCharm after upgrading Python",
         "Error loading model from checkpoint",
+        # a program that asks for a DLL's path, not for the DLL
+        "the installer asks for the path of python39.dll",
     ],
 )
 def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rule_set: RuleSet) -> None:
@@ -1539,6 +1541,14 @@ def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rul
             "api-ms-win-crt-conio-l1-1-0.dll",
         ),
         ("impossible to find zlibwapi.dll", "zlibwapi.dll"),
+        # a program that asks for the DLL, a "dll-file" not found, "exsit" (corpus/heldout17, the thirteenth round)
+        ("minetest-0.4.10-win64-msvc asks for OpenAL32.dll", "openal32.dll"),
+        (
+            "When i try to run driver installer on windows 7 it askes for the D3DCOMPILER_47.dll.",
+            "d3dcompiler_47.dll",
+        ),
+        ("Cant find DLL\nEverytime i run a sample script i get The dll-file couldnt be found!", None),
+        ("No matter what I do it insists that WebViewLoader.dll does not exsit.", "webviewloader.dll"),
         # "not found" in other languages, by the DLL's name
         ("libcrypto-3.dll bulunamadı", "libcrypto-3.dll"),
         ("Impossibile trovare libfoo.dll", "libfoo.dll"),
@@ -1888,6 +1898,18 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
             126,
         ),
         ("Demucs: Try using the full path with constructor syntax.", None, 126),
+        # corpus/heldout17 (the thirteenth round): a game's ASI loader, WeasyPrint's bare name, the entry-point pop-up
+        # retold in Chinese words; a .so's name is no DLL's
+        ("Error window on start: Unable to load NFS_XtendedInput.asi. Error: 126", None, 126),
+        (
+            "Could not import weasyprint: cannot load library 'pangoft2-1.0-0': error 0x7e.  Additionally, "
+            "ctypes.util.find_library() did not manage to locate a library called 'pangoft2-1.0-0'",
+            "pangoft2-1.0-0.dll",
+            126,
+        ),
+        ("一运行就提示无法在 libpng16-16.dll 中定位 inflateReset2 函数,上网搜", "libpng16-16.dll", 127),
+        ("cannot load library 'libcairo.so.2': error 0x7e", None, None),
+        ("Unable to load the settings of mod.asi. Error: see the log", None, None),
         # PyDAQmx's message is raised when its C header is not found, the DLL installed or not (clade/PyDAQmx#46)
         ("NotImplementedError: Location of niDAQmx library and include file unknown on win32", None, None),
         # not a failure: a condition, a question about the title, a word that is no function's name

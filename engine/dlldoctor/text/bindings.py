@@ -31,6 +31,15 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"cannot load library '[^'\r\n]*?\.(?:so|dylib)[.\d]*': error 0x[0-9a-f]{1,8}"),
         {},
     ),
+    # ... and a name without an extension, which LoadLibrary completes with ".dll" (WeasyPrint's own message:
+    # "cannot load library 'pangoft2-1.0-0': error 0x7e"); a name's dotted parts are numbers, never ".so"
+    (
+        "ctypes",
+        fact_pattern(
+            r"cannot load library '(?P<bare>[A-Za-z][\w+-]*?(?:[.-]\d+)*)': error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"
+        ),
+        {},
+    ),
     # (the first no code of its own: the lines with the names that follow it give the loader's, 0xc1 for a DLL of
     # the other bitness; the older second comes alone)
     ("ctypes", fact_pattern(r"no library called \"[^\"\r\n]{1,80}\" was found"), {}),
@@ -86,11 +95,14 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # libtorchcodec. Likely causes: 1. FFmpeg is not properly installed"
     ("retold", fact_pattern(r"\bCould not load libtorchcodec\b"), {"code": 126}),
     # the loader's code after a DLL's failure, as a program prints it: "Couldn't load xaudio_2.8.dll Error code:
-    # 126", "failed to load foo.dll, error code is 193" (only the loader's codes: any program has an "error code")
+    # 126", "failed to load foo.dll, error code is 193", a game's ASI loader's "Unable to load NFS_XtendedInput.asi.
+    # Error: 126" (an .asi is a DLL renamed; only the loader's codes: any program has an "error code"; not make's
+    # "x.dll] Error 126")
     (
         "code-mention",
         fact_pattern(
-            r"\.dll\b[^\r\n]{0,40}?\berror code(?: is)?[ \t:=]*(?P<code>126|127|193|1114|1455|4551|14001)\b"
+            r"(?:\.dll\b[^\r\n]{0,40}?\berror(?: code(?: is)?[ \t:=]*|:[ \t]*)|\.asi\b[^\r\n]{0,40}?\berror[ \t:=]*)"
+            r"(?P<code>126|127|193|1114|1455|4551|14001)\b"
         ),
         {},
     ),

@@ -421,6 +421,15 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 127},
     ),
+    # ... and the entry-point pop-up retold in Chinese words: "无法在 libpng16-16.dll 中定位 inflateReset2 函数"
+    (
+        "retold",
+        fact_pattern(
+            r"(?:无法|無法|不能)在\s*[\"'`]?(?P<dll>" + DLL_NAME + r")[\"'`]?\s*中(?:定位|找到)\s*[\"'`]?"
+            r"(?P<symbol>[A-Za-z_?@$][\w@?$]*)"
+        ),
+        {"code": 127},
+    ),
     # the side-by-side pop-up retold: "side-by-side configuration is incorrect when importing win32api"
     ("retold", fact_pattern(r"\bside-by-side configuration is (?:incorrect|invalid)\b"), {"code": 14001}),
     # the title bar of the loader's pop-up when only that was copied: "python.exe - System Error"

@@ -27,7 +27,7 @@ from dlldoctor.text.shapes import (
 # "missing MSVCR100.dll", "failed to load libzmq.dll", "缺少 xxx.dll". The words must be close to the name.
 _AFTER_NAME = (
     r"(?:(?:is |was |are )?missing|not found|could not be (?:found|loaded)|cannot be (?:found|loaded)|"
-    r"(?:does not|doesn't|doesnt) exist|(?:is|was|are|were) ?(?:not|n't) present|"
+    r"(?:does not|doesn't|doesnt) (?:exist|exsit)|(?:is|was|are|were) ?(?:not|n't) present|"
     r"(?:fails|failed) to load|not loading|(?:was |got |is )?(?:quarantined|caught) "
     r"(?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender)|not (?:in|on) (?:my|your|this|the) (?:pc|computer|machine)|"
     r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません|が見つから|が不足|がありません|が存在しません|отсутс?т?вует)"
@@ -53,12 +53,14 @@ _AFTER_NAME_TIGHT = (
     r"devam edemiyor))?"
     r"[ \t]*(?:[.!,;)\]]|\r?(?m:$))"
 )
-# ... or before it
+# ... or right before it
 _BEFORE_NAME_TIGHT = (
     r"(?:não (?:se )?encontr(?:a|ou)(?: o arquivo| a biblioteca)?|impossibile (?:trovare|caricare)(?: il file)?|"
     r"nie (?:można|udało się) (?:odnaleźć|znaleźć|załadować)(?: pliku)?|brak pliku|nie (?:znaleziono|odnaleziono)|"
     r"не вдається (?:знайти|завантажити)|kan (?:het bestand )?niet (?:vinden|laden)|nelze (?:najít|načíst)|"
-    r"không tìm thấy|tidak dapat (?:menemukan|memuat))[ \t]*:?[ \t]*[\"'`]?"
+    r"không tìm thấy|tidak dapat (?:menemukan|memuat)|"
+    # ... and, in English, a program that asks for the DLL ("asks for OpenAL32.dll", "askes for the d3dcompiler_47.dll")
+    r"\bas?ke?s for(?: the| a)?)[ \t]*:?[ \t]*[\"'`]?"
 )
 _NAMED = fact_pattern(
     r"(?:(?P<dll>"
@@ -94,6 +96,7 @@ _GENERAL = fact_pattern(
     r"\bmissing (?:a |the |some )?(?:"
     + _FAMILY_WORD
     + r")?\.?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
+    r"(?:^|[^\w.])dll[- ]?files? (?:could ?n'?t|could not|can'?t|cannot|was not|wasn'?t) (?:be )?found\b|"
     r"(?:缺少|缺失|丢失|找不到)\s*(?:dlls?\b|动态链接库|動態連結程式庫)|(?:^|[^\w.])dlls?(?:文件)?\s*(?:都)?(?:找不到|缺失|丢失)"
 )
 # Texts that speak of DLLs for another reason, anywhere in them: an installer's or a linker's error, a file
