@@ -1909,6 +1909,18 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
         ),
         ("一运行就提示无法在 libpng16-16.dll 中定位 inflateReset2 函数,上网搜", "libpng16-16.dll", 127),
         ("cannot load library 'libcairo.so.2': error 0x7e", None, None),
+        # corpus/reports' sixteenth batch: the ordinal pop-up with a digit masked, and translated back to English
+        (
+            "pennmush.exe - Ordinal Not Found\nThe ordinal 444x could not be located in the dynamic link library "
+            "LIBEAY32.dll.",
+            "libeay32.dll",
+            182,
+        ),
+        (
+            "No ordinal 345 was found in the dynamically attached library D:\\foo\\setup.exe.",
+            "setup.exe",
+            182,
+        ),
         ("Unable to load the settings of mod.asi. Error: see the log", None, None),
         # PyDAQmx's message is raised when its C header is not found, the DLL installed or not (clade/PyDAQmx#46)
         ("NotImplementedError: Location of niDAQmx library and include file unknown on win32", None, None),

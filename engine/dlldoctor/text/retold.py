@@ -406,8 +406,18 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\bordinal (?:\d+|x+) (?:could not be located|(?:was )?not found) in (?:the )?dynamic link library "
+            r"\bordinal (?:\d+x*|x+) (?:could not be located|(?:was )?not found) in (?:the )?dynamic link library "
             r"[\"'`]?(?P<path>[^\r\n\"'`]*?" + DLL_NAME + r")\b"
+        ),
+        {"code": 182},
+    ),
+    # ... retyped with a digit masked (above: "The ordinal 444x"), or translated back: "No ordinal 345 was found in the
+    # dynamically attached library D:\\x\\y.exe"
+    (
+        "retold",
+        fact_pattern(
+            r"\bno ordinal \d+ (?:was )?found in (?:the )?dynamically (?:attached|linked) library "
+            r"[\"'`]?(?P<path>[^\r\n\"'`]*?(?:" + DLL_NAME + r"|[\w.+~-]+\.exe))\b"
         ),
         {"code": 182},
     ),
