@@ -329,12 +329,13 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 127},
     ),
-    # .NET's EntryPointNotFoundException: "Unable to find an entry point named 'nvmlInitWithFlags' in DLL 'nvml'"
+    # .NET's EntryPointNotFoundException: "Unable to find an entry point named 'nvmlInitWithFlags' in DLL 'nvml'" (a
+    # title may stop before the DLL: "Unable to find an entry point named 'SteamAPI_SteamApps_v008'")
     (
         "retold",
         fact_pattern(
-            r"Unable to find (?:an )?entry point name(?:d)? [\"'`](?P<symbol>[^\"'`\r\n]{1,120})[\"'`] in DLL "
-            r"[\"'`](?P<bare>[\w.+~-]{1,80})[\"'`]"
+            r"Unable to find (?:an )?entry point name(?:d)? [\"'`](?P<symbol>[^\"'`\r\n]{1,120})[\"'`]"
+            r"(?: in DLL [\"'`](?P<bare>[\w.+~-]{1,80})[\"'`])?"
         ),
         {"code": 127},
     ),
