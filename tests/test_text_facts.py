@@ -1549,6 +1549,7 @@ def test_texts_that_only_look_like_a_failed_load_get_no_diagnosis(text: str, rul
         ),
         ("Cant find DLL\nEverytime i run a sample script i get The dll-file couldnt be found!", None),
         ("No matter what I do it insists that WebViewLoader.dll does not exsit.", "webviewloader.dll"),
+        ("Error with MSVCP140.dll\n - TranslucentTB version: 2018.2 (can't run program)", "msvcp140.dll"),
         # "not found" in other languages, by the DLL's name
         ("libcrypto-3.dll bulunamadı", "libcrypto-3.dll"),
         ("Impossibile trovare libfoo.dll", "libfoo.dll"),

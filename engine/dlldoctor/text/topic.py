@@ -59,8 +59,10 @@ _BEFORE_NAME_TIGHT = (
     r"nie (?:można|udało się) (?:odnaleźć|znaleźć|załadować)(?: pliku)?|brak pliku|nie (?:znaleziono|odnaleziono)|"
     r"не вдається (?:знайти|завантажити)|kan (?:het bestand )?niet (?:vinden|laden)|nelze (?:najít|načíst)|"
     r"không tìm thấy|tidak dapat (?:menemukan|memuat)|"
-    # ... and, in English, a program that asks for the DLL ("asks for OpenAL32.dll", "askes for the d3dcompiler_47.dll")
-    r"\bas?ke?s for(?: the| a)?)[ \t]*:?[ \t]*[\"'`]?"
+    # ... and, in English, a program that asks for the DLL ("asks for OpenAL32.dll", "askes for the d3dcompiler_47.dll"),
+    # an error with it ("Error with MSVCP140.dll", "crash error with vcruntime140.dll")
+    r"\bas?ke?s for(?: the| a)?|\b(?:errors?|issues?|problems?|crash(?:es)?) (?:with|about|regarding)(?: the)?)"
+    r"[ \t]*:?[ \t]*[\"'`]?"
 )
 _NAMED = fact_pattern(
     r"(?:(?P<dll>"
