@@ -94,15 +94,23 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # TorchCodec's loader, which tries its library for each FFmpeg major it supports: "RuntimeError: Could not load
     # libtorchcodec. Likely causes: 1. FFmpeg is not properly installed"
     ("retold", fact_pattern(r"\bCould not load libtorchcodec\b"), {"code": 126}),
-    # the loader's code after a DLL's failure, as a program prints it: "Couldn't load xaudio_2.8.dll Error code:
-    # 126", "failed to load foo.dll, error code is 193", a game's ASI loader's "Unable to load NFS_XtendedInput.asi.
-    # Error: 126" (an .asi is a DLL renamed; only the loader's codes: any program has an "error code"; not make's
-    # "x.dll] Error 126")
+    # the loader's code after a DLL's failure, as a program prints it: "Couldn't load xaudio_2.8.dll Error code: 126",
+    # "failed to load foo.dll, error code is 193", CasADi's "Cannot open \"./aaa.dll\". Error code (WIN32): 126", a
+    # game's ASI loader's "Unable to load NFS_XtendedInput.asi. Error: 126" (an .asi is a DLL renamed). Only the
+    # loader's codes (any program has an "error code"), and not make's "x.dll] Error 126".
     (
         "code-mention",
         fact_pattern(
-            r"(?:\.dll\b[^\r\n]{0,40}?\berror(?: code(?: is)?[ \t:=]*|:[ \t]*)|\.asi\b[^\r\n]{0,40}?\berror[ \t:=]*)"
-            r"(?P<code>126|127|193|1114|1455|4551|14001)\b"
+            r"(?:\.dll\b[^\r\n]{0,40}?\berror(?: code(?: \(win32\))?(?: is)?[ \t:=]*|:[ \t]*)|"
+            r"\.asi\b[^\r\n]{0,40}?\berror[ \t:=]*)(?P<code>126|127|193|1114|1455|4551|14001)\b"
+        ),
+        {},
+    ),
+    # ... or before the words for a DLL's load: Ipopt's "Error 126 while loading DLL libhsl.dll"
+    (
+        "code-mention",
+        fact_pattern(
+            r"\berror (?P<code>126|127|193|1114) (?:while|when) loading (?:the )?(?:DLL|shared library|library)\b"
         ),
         {},
     ),

@@ -20,6 +20,9 @@ _STATUS_SAID = r"\b(?:exception|error|status|code)\b[^\r\n=]{0,12}?\b"
 # A loader code in hexadecimal after a DLL's error ("DLL Error 0x7e", "foo.dll failed, error code 0x7E"), after the
 # Chinese word for an error a plug-in host prints ("报错 0000007E"), or in brackets ("(0000007E)"); not any "code
 # 0xC1" (a byte, a key, a character, a bug check). The doubled braces are str.format's.
+# An HRESULT as .NET's exceptions and its binder's log print it: "Exception from HRESULT: 0x8007007E", "异常来自
+# HRESULT:0x8007007E", "(hr = 0x8007000b)" (not a constant in code: "// HRESULT: 0x8007007E").
+_HRESULT = r"(?:\bException from HRESULT:|异常来自\s*HRESULT:|\(hr\s*=)\s*"
 _HEX_CODE = (
     r"(?:\bdll error|\.dll\b[^\r\n]{{0,60}}?\berror(?: code)?|报错|错误代码|錯誤代碼)(?: is)?[ \t:：=]*"
     r"(?:0x0{{0,6}}|0{{4,6}}){low}\b|\((?:0x)?0{{4,6}}{low}\)"
@@ -133,7 +136,8 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("code-mention", fact_pattern(_HEX_CODE.format(low="c1")), {"code": 193}),
     # .NET: a BadImageFormatException's "An attempt was made to load a program with an incorrect format"
     # (ERROR_BAD_FORMAT, 11) is most often a DLL of the other bitness, like 193; the HRESULTs of the loader's codes
-    # as .NET's exceptions print them.
+    # as .NET's exceptions print them, in English or another language ("异常来自 HRESULT:0x8007007E"), and as the
+    # assembly binder's log does ("未能完成程序集的安装(hr = 0x8007000b)").
     (
         "load-library",
         fact_pattern(
@@ -143,11 +147,11 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 193},
     ),
-    ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007000B\b"), {"code": 193}),
-    ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007007E\b"), {"code": 126}),
-    ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007007F\b"), {"code": 127}),
-    ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x800700C1\b"), {"code": 193}),
-    ("code-mention", fact_pattern(r"\bException from HRESULT:\s*0x8007045A\b"), {"code": 1114}),
+    ("code-mention", fact_pattern(_HRESULT + r"0x8007000B\b"), {"code": 193}),
+    ("code-mention", fact_pattern(_HRESULT + r"0x8007007E\b"), {"code": 126}),
+    ("code-mention", fact_pattern(_HRESULT + r"0x8007007F\b"), {"code": 127}),
+    ("code-mention", fact_pattern(_HRESULT + r"0x800700C1\b"), {"code": 193}),
+    ("code-mention", fact_pattern(_HRESULT + r"0x8007045A\b"), {"code": 1114}),
     # .NET's (and Unity's) DllNotFoundException without "Unable to load DLL": "DllNotFoundException: DiskUtilsWinAPI"
     ("load-library", fact_pattern(r"(?-i:\bDllNotFoundException):"), {"code": 126}),
     # Node.js and Electron: an addon built for another Node ABI ("was compiled against a different Node.js version

@@ -422,12 +422,13 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 182},
     ),
-    # the Chinese pop-up's title for it, "无法找到入口" (Entry Point Not Found), with the program's name before it
-    # or the DLL after it (not a website's or a bundler's missing entry)
+    # the Chinese pop-up's title for it, "无法找到入口" (Entry Point Not Found), with the program's name before it,
+    # said to be shown ("启动后提示无法找到入口", not a bundler's "无法找到入口文件") or the DLL after it (not a website's
+    # or a bundler's missing entry)
     (
         "retold",
         fact_pattern(
-            r"\.exe\s*-\s*(?:无法找到入口|無法找到進入點)|"
+            r"\.exe\s*-\s*(?:无法找到入口|無法找到進入點)|(?:提示|显示|弹出|报错)[：:，,]?\s*[“\"]?(?:无法找到入口|無法找到進入點)(?:[。.!！，,；;\s”\"]|$)|"
             r"(?:无法找到入口|無法找到進入點)[^\r\n]{0,80}?(?:动态链接库|動態連結程式庫|输入点|dynamic link library|\.dll\b)"
         ),
         {"code": 127},

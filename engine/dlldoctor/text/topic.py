@@ -109,7 +109,7 @@ _NOT_A_LOAD = (
     r"partially initiali[sz]ed module|building wheel|failed building|setup\.py|for writing|"
     r"\bno missing\b|without (?:any )?(?:errors?|problems?)|feature request|\b(?:fixed|solved|resolved)\b|"
     r"works now|now it works|false positive|dependency walker|dumpbin|dll-files|\bcheck(?:s|ing)? for\b|"
-    r"\bsymbols\b|检查|下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
+    r"\bsymbols\b|检查|下载(?:地址|链接|站|网站)|dll下载|免费下载|\bfaq\b|\bguide\b|tutorial|解决了|已解决|解決了|"
     r"http 40[34]|40[34] (?:not found|forbidden)|error 40[34]|download link|\bwebsite\b|"
     r"missing (?:[\w+-]{2,12} )?dlls? (?:version|info|detection|feature|check|report|list|warning)|"
     # an optional file that a program goes on without
