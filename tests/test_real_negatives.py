@@ -888,3 +888,105 @@ def test_plug_in_codes_and_other_languages_words_the_mends_kept(rule_set: RuleSe
         if not explain_text(t, rule_set).diagnoses
     ]
     assert silent == []
+
+
+# The thirteenth round's review: texts its new readings took for failed loads (a debugger's symbols or a resource not
+# found in a DLL, make's and a linker's codes after a file's name, a request or a template that "asks for" a DLL, .NET's
+# words on Linux, an antivirus' all-clear, other programs' 1260 and other policies, a condition, a changelog, a log, an
+# SDK and a package that speak of the Universal C Runtime not installed) get no diagnosis at all
+# (tests/test_text_facts.py's no-diagnosis test reads them).
+NOT_A_LOAD_REVIEW_THIRTEEN = [
+    "VS 调试时提示无法在 msvcp140.dll 中找到 PDB 文件，这个警告可以忽略吗",
+    "用 Resource Hacker 无法在 vcruntime140.dll 中找到 VERSION 资源",
+    "无法在 msvcp140.dll 中找到 std 命名空间的定义（IntelliSense）",
+    "mingw32-make[2]: *** [CMakeFiles/plugin.dir/build.make:97: bin/NFSMW_Widescreen.asi] Error 127",
+    "make: *** [Makefile:42: scripts/dinput8.asi] Error 126",
+    "C:\\build\\foo.dll: error: 127 undefined references",
+    "This PR asks for vcruntime140_1.dll to be bundled in the wheel, like numpy does.",
+    "The customer asks for a ucrtbase.dll copy in the installer so it runs on Windows 7.",
+    "Feature: the loader now asks for python3.dll instead of python311.dll, so one build works on every Python.",
+    "Issue template asks for the ntdll.dll version from Event Viewer, please fill it in.",
+    "System.EntryPointNotFoundException: Unable to find an entry point named 'SteamAPI_Init' in shared library "
+    "'libsteam_api'.",
+    "I scanned it on VirusTotal: the dll file was not found to be malicious by any engine.",
+    "Good news: the DLL file wasn't found in Defender's quarantine list, so it was never removed.",
+    "Warning (Code 1260): Row 3 was cut by GROUP_CONCAT()",
+    "The Microsoft Store app is blocked by group policy on my work laptop, so I installed Python from python.org "
+    "instead.",
+    "Access to this file is blocked by group policy, contact your administrator (Outlook attachment .zip)",
+    "If the Universal C Runtime is not installed, setup installs it first (KB2999226).",
+    "Changelog 2.1: fixed a crash at start-up when the Universal C Runtime was not installed (Windows 7).",
+    "Python 3.12 setup log: Detected that the Universal C Runtime is not installed. Installing KB2999226... done. "
+    "Installation succeeded.",
+    "I use MSYS2 UCRT64 but mingw-w64-ucrt-x86_64-toolchain is not installed, so gcc is not on PATH",
+    "WARNING: Skipping ucrt as it is not installed.",
+]
+
+
+# ... and what the same readings must still find: the Chinese entry point with the pop-up's verb or .NET's words, an
+# ASI loader's "Error code", a program that keeps asking for a DLL, a title that stops at the entry point, a bare "DLL
+# file not found", cffi's "library not found", GNS3's line, Windows' own 1260, and a bundle's harfbuzz that is no
+# separately installed runtime.
+REVIEW_THIRTEEN_READ = [
+    ("无法在 libpng16-16.dll 中定位程序输入点 inflateReset2", "libpng16-16.dll", 127),
+    ("无法在动态链接库 libpng16-16.dll 中定位 inflateReset2", "libpng16-16.dll", 127),
+    (
+        "System.EntryPointNotFoundException:“无法在 DLL“user32.dll”中找到名为“MessageBox”的入口点。”",
+        "user32.dll",
+        127,
+    ),
+    ("Unable to load NFS_XtendedInput.asi. Error code: 126", None, 126),
+    ("Windows keeps asking for d3dx9_43.dll", "d3dx9_43.dll", None),
+    ("Unable to find an entry point named 'SteamAPI_SteamApps_v008'", None, 127),
+    ("DLL file not found", None, None),
+    (
+        "OSError: library not found: 'harfbuzz'.  Additionally, ctypes.util.find_library() did not manage to locate "
+        "a library called 'harfbuzz'",
+        "harfbuzz.dll",
+        126,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "dll", "code"), REVIEW_THIRTEEN_READ)
+def test_what_the_thirteenth_reviews_mends_still_read(
+    text: str, dll: str | None, code: int | None, rule_set: RuleSet
+) -> None:
+    from dlldoctor.diagnose.differential import is_loader_error
+
+    f = extract_facts(
+        text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
+    )
+    assert (f.dll, f.error_code, is_loader_error(f)) == (dll, code, True)
+
+
+def test_the_thirteenth_reviews_causes(rule_set: RuleSet) -> None:
+    def first(text: str) -> str | None:
+        found = explain_text(text, rule_set).diagnoses
+        return found[0].rule.id if found and found[0].confidence >= 0.5 else None
+
+    assert first("Universal C Runtime isn't installed") == "ucrt-api-set-dll-missing"
+    assert first(
+        "OSError: [WinError 1260] This program is blocked by group policy. For more information, contact your system "
+        "administrator"
+    ) == ("winerror-1260-blocked-by-group-policy")
+    # harfbuzz ships inside the programs that use it: its absence is no runtime to install
+    assert (
+        first(
+            "The code execution cannot proceed because libharfbuzz-0.dll was not found. Reinstalling the program may "
+            "fix this problem. (Inkscape)"
+        )
+        is None
+    )
+
+
+def test_a_fresh_install_in_chinese_is_said_of_the_system_not_of_a_reinstalled_runtime(
+    rule_set: RuleSet,
+) -> None:
+    def cue(text: str) -> bool:
+        return "other-machine" in rule_set.cues.found(text.encode("utf-8"))
+
+    assert cue("RapidOcr在新装的Win10企业版上不能加载dll")
+    assert cue("重装了系统之后 import torch 报错")
+    assert not cue("我已经重新安装的 VC++ 运行库，还是报错")
+    assert not cue("新装的显卡驱动之后 import torch 报错")

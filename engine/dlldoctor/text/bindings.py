@@ -31,14 +31,20 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"cannot load library '[^'\r\n]*?\.(?:so|dylib)[.\d]*': error 0x[0-9a-f]{1,8}"),
         {},
     ),
-    # ... and a name without an extension, which LoadLibrary completes with ".dll" (WeasyPrint's own message:
-    # "cannot load library 'pangoft2-1.0-0': error 0x7e"); a name's dotted parts are numbers, never ".so"
+    # ... and a name without its ".dll", as WeasyPrint asks for its libraries ("cannot load library 'pangoft2-1.0-0':
+    # error 0x7e": no file of that name, so the DLL it stands for was not found); a name's dotted parts are numbers,
+    # never ".so". cffi's own words for a name it found no file for: "OSError: library not found: 'harfbuzz'"
     (
         "ctypes",
         fact_pattern(
             r"cannot load library '(?P<bare>[A-Za-z][\w+-]*?(?:[.-]\d+)*)': error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"
         ),
         {},
+    ),
+    (
+        "ctypes",
+        fact_pattern(r"\bOSError: library not found: '(?P<bare>[A-Za-z][\w+-]*?(?:[.-]\d+)*)'"),
+        {"code": 126},
     ),
     # (the first no code of its own: the lines with the names that follow it give the loader's, 0xc1 for a DLL of
     # the other bitness; the older second comes alone)
@@ -97,12 +103,12 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # the loader's code after a DLL's failure, as a program prints it: "Couldn't load xaudio_2.8.dll Error code: 126",
     # "failed to load foo.dll, error code is 193", CasADi's "Cannot open \"./aaa.dll\". Error code (WIN32): 126", a
     # game's ASI loader's "Unable to load NFS_XtendedInput.asi. Error: 126" (an .asi is a DLL renamed). Only the
-    # loader's codes (any program has an "error code"), and not make's "x.dll] Error 126".
+    # loader's codes (any program has an "error code"), and not make's "x.asi] Error 126".
     (
         "code-mention",
         fact_pattern(
-            r"(?:\.dll\b[^\r\n]{0,40}?\berror(?: code(?: \(win32\))?(?: is)?[ \t:=]*|:[ \t]*)|"
-            r"\.asi\b[^\r\n]{0,40}?\berror[ \t:=]*)(?P<code>126|127|193|1114|1455|4551|14001)\b"
+            r"(?:\.dll\b[^\r\n]{0,40}?\berror code(?: \(win32\))?(?: is)?|\.asi\b[^\]\r\n]{0,40}?\berror(?: code)?)"
+            r"[ \t:=]*(?P<code>126|127|193|1114|1455|4551|14001)\b"
         ),
         {},
     ),

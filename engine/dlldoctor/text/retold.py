@@ -32,6 +32,14 @@ def quieted_lines(t: ScannedText, exact: set[int]) -> dict[str, set[int]]:
 # link library D:\\x\\y.dll"
 _DLL_IN_FOLDER = r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r")\b"
 
+# "无法在 x.dll 中", "无法在动态链接库 x.dll 中", .NET's "无法在 DLL“x.dll”中": where the Chinese retellings of the
+# entry-point pop-up name the DLL
+_ZH_IN_DLL = (
+    r"(?:无法|無法|不能)在\s*(?:动态链接库|動態連結程式庫|DLL)?\s*[“\"'`]?(?P<dll>"
+    + DLL_NAME
+    + r")[”\"'`]?\s*中"
+)
+
 RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # "Failed to load llama.dll", "unable to load 'C:\\x\\foo.dll'", "error loading shared library foo.dll": the
     # DLL that did not load (perhaps because of one of its dependencies). Not "cannot open file": that is a
@@ -330,12 +338,13 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 127},
     ),
     # .NET's EntryPointNotFoundException: "Unable to find an entry point named 'nvmlInitWithFlags' in DLL 'nvml'" (a
-    # title may stop before the DLL: "Unable to find an entry point named 'SteamAPI_SteamApps_v008'")
+    # title may stop before the DLL, at the line's end: "Unable to find an entry point named 'SteamAPI_SteamApps_v008'";
+    # not .NET's words on Linux and macOS, "... in shared library 'libsteam_api'")
     (
         "retold",
         fact_pattern(
             r"Unable to find (?:an )?entry point name(?:d)? [\"'`](?P<symbol>[^\"'`\r\n]{1,120})[\"'`]"
-            r"(?: in DLL [\"'`](?P<bare>[\w.+~-]{1,80})[\"'`])?"
+            r"(?: in DLL [\"'`](?P<bare>[\w.+~-]{1,80})[\"'`]|\.?[ \t]*\r?(?m:$))"
         ),
         {"code": 127},
     ),
@@ -433,12 +442,23 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 127},
     ),
-    # ... and the entry-point pop-up retold in Chinese words: "无法在 libpng16-16.dll 中定位 inflateReset2 函数"
+    # ... and the entry-point pop-up retold in Chinese words, with the pop-up's verb ("无法在 libpng16-16.dll 中定位
+    # inflateReset2 函数", "无法在动态链接库 x.dll 中定位程序输入点 y"), or .NET's Chinese EntryPointNotFoundException
+    # ("无法在 DLL“user32.dll”中找到名为“MessageBox”的入口点"); "find" (找到) only with the words for a function or an
+    # entry point after the name, as a debugger's symbols or a resource are also not found in a DLL
     (
         "retold",
         fact_pattern(
-            r"(?:无法|無法|不能)在\s*[\"'`]?(?P<dll>" + DLL_NAME + r")[\"'`]?\s*中(?:定位|找到)\s*[\"'`]?"
-            r"(?P<symbol>[A-Za-z_?@$][\w@?$]*)"
+            _ZH_IN_DLL
+            + r"定位\s*(?:程序输入点|程序入口点|输入点|入口点)?\s*[“\"'`]?(?P<symbol>[A-Za-z_?@$][\w@?$]*)"
+        ),
+        {"code": 127},
+    ),
+    (
+        "retold",
+        fact_pattern(
+            _ZH_IN_DLL
+            + r"找到\s*(?:名为\s*)?[“\"'`]?(?P<symbol>[A-Za-z_?@$][\w@?$]*)[”\"'`]?\s*(?:的)?(?:函数|入口点|程序输入点|输入点)"
         ),
         {"code": 127},
     ),
