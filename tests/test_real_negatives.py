@@ -920,13 +920,29 @@ NOT_A_LOAD_REVIEW_THIRTEEN = [
     "Installation succeeded.",
     "I use MSYS2 UCRT64 but mingw-w64-ucrt-x86_64-toolchain is not installed, so gcc is not on PATH",
     "WARNING: Skipping ucrt as it is not installed.",
+    # ... and the second review's: the Chinese words for a debugger's, a disassembler's or a question's look-up in a
+    # DLL, another API's "(hr = ...)", Defender's 0x800704EC, a bundler's missing entry, a crash in a DLL that loaded,
+    # a pull request someone "asked for", advice about a missing DLL file, cffi's words on Linux
+    "VS 调试时无法在 msvcp140.dll 中定位 PDB 文件，这个警告可以忽略吗",
+    "调试时无法在 msvcp140.dll 中找到 _Thrd_yield 函数的源代码，只能看反汇编",
+    "为什么 dumpbin 无法在 vcruntime140.dll 中找到 memcpy 函数？它在 ucrtbase.dll 里",
+    "dism failed (hr = 0x8007000b)",
+    "Error 0x800704EC: This program is blocked by group policy. For more information, contact your system "
+    "administrator.",
+    "webpack 打包提示无法找到入口，请检查 entry 配置是否正确",
+    "Crash with ucrtbase.dll: Faulting module name: ucrtbase.dll, version: 10.0.19041.789, exception code: 0xc0000409",
+    "Closes #412, which asked for libcrypto-3-x64.dll.",
+    "If a DLL file is missing, reinstall the program.",
+    "Running on Alpine Linux (musl) in Docker: OSError: library not found: 'c'",
+    "Problems with d3d11.dll: the screen flickers and textures are black in fullscreen mode",
+    "The build has issues with the ucrtbase.dll version check on Windows 7, see #123",
 ]
 
 
 # ... and what the same readings must still find: the Chinese entry point with the pop-up's verb or .NET's words, an
-# ASI loader's "Error code", a program that keeps asking for a DLL, a title that stops at the entry point, a bare "DLL
-# file not found", cffi's "library not found", GNS3's line, Windows' own 1260, and a bundle's harfbuzz that is no
-# separately installed runtime.
+# ASI loader's "Error code", a program that keeps asking for a DLL, a title that stops at the entry point, a DLL's
+# "error: 193" that ends the line, an ASI loader's bracketed name, GNS3's line, Windows' own
+# 1260, and a bundle's harfbuzz that is no separately installed runtime.
 REVIEW_THIRTEEN_READ = [
     ("无法在 libpng16-16.dll 中定位程序输入点 inflateReset2", "libpng16-16.dll", 127),
     ("无法在动态链接库 libpng16-16.dll 中定位 inflateReset2", "libpng16-16.dll", 127),
@@ -938,13 +954,10 @@ REVIEW_THIRTEEN_READ = [
     ("Unable to load NFS_XtendedInput.asi. Error code: 126", None, 126),
     ("Windows keeps asking for d3dx9_43.dll", "d3dx9_43.dll", None),
     ("Unable to find an entry point named 'SteamAPI_SteamApps_v008'", None, 127),
-    ("DLL file not found", None, None),
-    (
-        "OSError: library not found: 'harfbuzz'.  Additionally, ctypes.util.find_library() did not manage to locate "
-        "a library called 'harfbuzz'",
-        "harfbuzz.dll",
-        126,
-    ),
+    ("When I start the game it asks for d3dx9_43.dll and then closes", "d3dx9_43.dll", None),
+    ("[ERROR] Failed to load ReShade64.dll - error: 193", "reshade64.dll", 193),
+    ("[Ultimate ASI Loader] Failed to load [dinput8.asi], error 126", None, 126),
+    ("Issue with GDI32.dll", "gdi32.dll", None),
 ]
 
 
@@ -970,6 +983,7 @@ def test_the_thirteenth_reviews_causes(rule_set: RuleSet) -> None:
         "OSError: [WinError 1260] This program is blocked by group policy. For more information, contact your system "
         "administrator"
     ) == ("winerror-1260-blocked-by-group-policy")
+    assert first("OSError: [WinError 1260]") == "winerror-1260-blocked-by-group-policy"
     # harfbuzz ships inside the programs that use it: its absence is no runtime to install
     assert (
         first(
@@ -988,5 +1002,6 @@ def test_a_fresh_install_in_chinese_is_said_of_the_system_not_of_a_reinstalled_r
 
     assert cue("RapidOcr在新装的Win10企业版上不能加载dll")
     assert cue("重装了系统之后 import torch 报错")
+    assert cue("我刚装的 Windows 11，import torch 报错")
     assert not cue("我已经重新安装的 VC++ 运行库，还是报错")
     assert not cue("新装的显卡驱动之后 import torch 报错")

@@ -33,18 +33,13 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ),
     # ... and a name without its ".dll", as WeasyPrint asks for its libraries ("cannot load library 'pangoft2-1.0-0':
     # error 0x7e": no file of that name, so the DLL it stands for was not found); a name's dotted parts are numbers,
-    # never ".so". cffi's own words for a name it found no file for: "OSError: library not found: 'harfbuzz'"
+    # never ".so"
     (
         "ctypes",
         fact_pattern(
             r"cannot load library '(?P<bare>[A-Za-z][\w+-]*?(?:[.-]\d+)*)': error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"
         ),
         {},
-    ),
-    (
-        "ctypes",
-        fact_pattern(r"\bOSError: library not found: '(?P<bare>[A-Za-z][\w+-]*?(?:[.-]\d+)*)'"),
-        {"code": 126},
     ),
     # (the first no code of its own: the lines with the names that follow it give the loader's, 0xc1 for a DLL of
     # the other bitness; the older second comes alone)
@@ -107,8 +102,24 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "code-mention",
         fact_pattern(
-            r"(?:\.dll\b[^\r\n]{0,40}?\berror code(?: \(win32\))?(?: is)?|\.asi\b[^\]\r\n]{0,40}?\berror(?: code)?)"
-            r"[ \t:=]*(?P<code>126|127|193|1114|1455|4551|14001)\b"
+            r"\.dll\b[^\r\n]{0,40}?\berror code(?: \(win32\))?(?: is)?[ \t:=]*(?P<code>126|127|193|1114|1455|4551|14001)\b"
+        ),
+        {},
+    ),
+    # ... or after "error:" when the code ends the statement ("Failed to load ReShade64.dll - error: 193", not a
+    # linker's "foo.dll: error: 127 undefined references"), or an .asi's after "load" (not make's "x.asi] Error 126")
+    (
+        "code-mention",
+        fact_pattern(
+            r"\.dll\b[^\r\n]{0,40}?\berror:[ \t]*(?P<code>126|127|193|1114|1455|4551|14001)[ \t]*(?:[.,;)]|\r?(?m:$))"
+        ),
+        {},
+    ),
+    (
+        "code-mention",
+        fact_pattern(
+            r"\bload(?:ing)?\b[^\r\n]{0,40}?\.asi\b[^\r\n]{0,40}?\berror(?: code)?[ \t:=]*"
+            r"(?P<code>126|127|193|1114|1455|4551|14001)\b"
         ),
         {},
     ),

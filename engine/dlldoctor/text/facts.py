@@ -40,10 +40,10 @@ from dlldoctor.text.shapes import (
 from dlldoctor.text.topic import topic_events
 from dlldoctor.vocabulary import DerivedFact
 
+# where a topic's match holds the DLL it names
+_TOPIC_GROUPS = ("dll", "dll2", "dll3", "dll4", "dll5", "dll6", "dll7")
 # Shapes that say little on their own ("error 7" in a log line, a missing Python module, a user's "X.dll is
 # missing"): they never make a group the headline over a real loader error.
-# where a topic's match holds the DLL it names
-_TOPIC_GROUPS = ("dll", "dll2", "dll3", "dll4", "dll5", "dll6")
 WEAK_KINDS = frozenset({"code-mention", "module-not-found", "prose-missing", "retold", "located", "topic"})
 # Kinds of event any system's programs produce; every other kind is a statement only Windows makes.
 ANY_SYSTEM_KINDS = WEAK_KINDS | {"load-library"}

@@ -40,6 +40,10 @@ _ZH_IN_DLL = (
     + r")[”\"'`]?\s*中"
 )
 
+# ... and what must follow the function's name there: the end of the clause, perhaps after the word for a function
+# (not "PDB 文件", "VERSION 资源", "std::mutex 的源代码", "Init 函数的交叉引用", a question's "函数？")
+_ZH_CLAUSE_END = r"[”\"'`]?\s*(?:函数|的入口点|入口点)?\s*(?:[。.!！，,；;]|\r?(?m:$))"
+
 RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # "Failed to load llama.dll", "unable to load 'C:\\x\\foo.dll'", "error loading shared library foo.dll": the
     # DLL that did not load (perhaps because of one of its dependencies). Not "cannot open file": that is a
@@ -431,13 +435,12 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 182},
     ),
-    # the Chinese pop-up's title for it, "无法找到入口" (Entry Point Not Found), with the program's name before it,
-    # said to be shown ("启动后提示无法找到入口", not a bundler's "无法找到入口文件") or the DLL after it (not a website's
-    # or a bundler's missing entry)
+    # the Chinese pop-up's title for it, "无法找到入口" (Entry Point Not Found), with the program's name before it or the
+    # DLL after it (not a website's or a bundler's missing entry: webpack, vite and mini-programs say "提示无法找到入口")
     (
         "retold",
         fact_pattern(
-            r"\.exe\s*-\s*(?:无法找到入口|無法找到進入點)|(?:提示|显示|弹出|报错)[：:，,]?\s*[“\"]?(?:无法找到入口|無法找到進入點)(?:[。.!！，,；;\s”\"]|$)|"
+            r"\.exe\s*-\s*(?:无法找到入口|無法找到進入點)|"
             r"(?:无法找到入口|無法找到進入點)[^\r\n]{0,80}?(?:动态链接库|動態連結程式庫|输入点|dynamic link library|\.dll\b)"
         ),
         {"code": 127},
@@ -451,6 +454,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             _ZH_IN_DLL
             + r"定位\s*(?:程序输入点|程序入口点|输入点|入口点)?\s*[“\"'`]?(?P<symbol>[A-Za-z_?@$][\w@?$]*)"
+            + _ZH_CLAUSE_END
         ),
         {"code": 127},
     ),
@@ -459,6 +463,7 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             _ZH_IN_DLL
             + r"找到\s*(?:名为\s*)?[“\"'`]?(?P<symbol>[A-Za-z_?@$][\w@?$]*)[”\"'`]?\s*(?:的)?(?:函数|入口点|程序输入点|输入点)"
+            + _ZH_CLAUSE_END
         ),
         {"code": 127},
     ),

@@ -59,8 +59,9 @@ _BEFORE_NAME_TIGHT = (
     r"nie (?:można|udało się) (?:odnaleźć|znaleźć|załadować)(?: pliku)?|brak pliku|nie (?:znaleziono|odnaleziono)|"
     r"не вдається (?:знайти|завантажити)|kan (?:het bestand )?niet (?:vinden|laden)|nelze (?:najít|načíst)|"
     r"không tìm thấy|tidak dapat (?:menemukan|memuat)|"
-    # ... and, in English, an error with it ("Error with MSVCP140.dll", "crash error with vcruntime140.dll")
-    r"\b(?:errors?|issues?|problems?|crash(?:es)?) (?:with|about|regarding)(?: the)?)[ \t]*:?[ \t]*[\"'`]?"
+    # ... and, in English, an error with it ("Error with MSVCP140.dll"; not a crash, an issue or a problem with it,
+    # which are as often a DLL that loaded and then failed)
+    r"\berrors? (?:with|about|regarding)(?: the)?)[ \t]*:?[ \t]*[\"'`]?"
 )
 _NAMED = fact_pattern(
     r"(?:(?P<dll>"
@@ -85,11 +86,17 @@ _NAMED = fact_pattern(
     + r"(?P<dll5>"
     + DLL_NAME
     + r")\b|"
-    # a program that asks for the DLL, the name ending the sentence ("minetest asks for OpenAL32.dll", "it keeps asking
-    # for d3dx9_43.dll"; not "asks for x.dll to be bundled", "asks for the x.dll version")
-    + r"\b(?:asks|askes|asking|asked) for(?: the| a)?[ \t]+[\"'`]?(?P<dll6>"
+    # a program that asks for the DLL, the name ending the sentence or a clause ("minetest asks for OpenAL32.dll", "it
+    # keeps asking for d3dx9_43.dll", "asks for x.dll and then closes"; not "asks for x.dll to be bundled", "asks for the
+    # x.dll version", nor someone who "asked for" it)
+    + r"\b(?:asks|askes|asking) for(?: the(?: file)?| a)?[ \t]+[\"'`]?(?P<dll6>"
     + DLL_NAME
-    + r")[\"'`]?[ \t]*(?:[.!,;)\]]|\r?(?m:$)))"
+    + r")[\"'`]?[ \t]*(?:[.!,;)\]]|\r?(?m:$)|\s(?:and|which|but|then|when)\b)|"
+    # an issue or a problem with the DLL when the DLL ends a short line ("Issue with GDI32.dll", "... start massive
+    # problems with msvcp140.dll"; not "Problems with d3d11.dll: the screen flickers", "issues with the x.dll version")
+    + r"(?m:^)[^\r\n]{0,80}?\b(?:issues?|problems?) (?:with|about|regarding)(?: the)?[ \t]+[\"'`]?(?P<dll7>"
+    + DLL_NAME
+    + r")[\"'`]?[ \t]*[.!]?[ \t]*\r?(?m:$))"
 )
 # DLLs at all: "Missing DLL in Windows build", "missing ucrt dlls", "DLLs not found", "缺少dll文件", "找不到动态链接库".
 _FAMILY_WORD = (
@@ -101,8 +108,8 @@ _GENERAL = fact_pattern(
     r"\bmissing (?:a |the |some )?(?:"
     + _FAMILY_WORD
     + r")?\.?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
-    r"(?:^|[^\w.])dll[- ]?files? (?:(?:could ?n'?t|could not|can'?t|cannot|was not|wasn'?t) (?:be )?found|"
-    r"(?:is |are )?(?:missing|not found))[ \t]*(?:[.!,;)]|\r?(?m:$))|"
+    r"(?:^|[^\w.])dll[- ]?files? (?:could ?n'?t|could not|can'?t|cannot|was not|wasn'?t) (?:be )?found"
+    r"[ \t]*(?:[.!,;)]|\r?(?m:$))|"
     r"(?:缺少|缺失|丢失|找不到)\s*(?:dlls?\b|动态链接库|動態連結程式庫)|(?:^|[^\w.])dlls?(?:文件)?\s*(?:都)?(?:找不到|缺失|丢失)"
 )
 # Texts that speak of DLLs for another reason, anywhere in them: an installer's or a linker's error, a file
@@ -176,7 +183,7 @@ _SHORT_NOT_A_LOAD = (
 def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
     """(line, match) for each line that tells of a failed load in general words, then for a short text that
     says an import failed, then for a traceback cut at a native load, each only when nothing before was found;
-    a match of a named DLL has one of the groups ``dll`` to ``dll6``."""
+    a match of a named DLL has one of the groups ``dll`` to ``dll7``."""
     if compile_pattern(_NOT_A_LOAD).search(t.data):
         return
     seen: set[int] = set()
