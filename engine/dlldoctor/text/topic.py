@@ -92,9 +92,9 @@ _NAMED = fact_pattern(
     + r"\b(?:asks|askes|asking) for(?: the(?: file)?| a)?[ \t]+[\"'`]?(?P<dll6>"
     + DLL_NAME
     + r")[\"'`]?[ \t]*(?:[.!,;)\]]|\r?(?m:$)|\s(?:and|which|but|then|when)\b)|"
-    # an issue or a problem with the DLL when the DLL ends a short line ("Issue with GDI32.dll", "... start massive
+    # an issue or a problem with the DLL when the DLL ends the line ("Issue with GDI32.dll", "... start massive
     # problems with msvcp140.dll"; not "Problems with d3d11.dll: the screen flickers", "issues with the x.dll version")
-    + r"(?m:^)[^\r\n]{0,80}?\b(?:issues?|problems?) (?:with|about|regarding)(?: the)?[ \t]+[\"'`]?(?P<dll7>"
+    + r"\b(?:issues?|problems?) (?:with|about|regarding)(?: the)?[ \t]+[\"'`]?(?P<dll7>"
     + DLL_NAME
     + r")[\"'`]?[ \t]*[.!]?[ \t]*\r?(?m:$))"
 )
