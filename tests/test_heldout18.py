@@ -1,7 +1,8 @@
 """The eighteenth blind batch (corpus/heldout18/): resolved public reports collected blind at the start of the
 twelfth round by four collectors at once (Python's machine-learning stacks, other Python, native programs, other
 languages) and topped up by two more (pull requests that state a cause, less-mined hosts and languages), and
-measured once on the commit its collection started from (5feb59a) and once after the work that followed. It prints
+measured once on the commit its collection started from (5feb59a), once after the work that followed and once more
+at the end of the thirteenth round. It prints
 the figures (and the same for its Python reports and for texts that quote the error, aggregates only); nobody
 changes rules because of it."""
 
