@@ -19,8 +19,8 @@ from dlldoctor.text.facts import extract_facts
 # half of it composed) is left out, and so are the batches still blind (heldout3, heldout4, heldout18 on).
 # corpus/heldout5, blind once, is counted since the seventh round; heldout6 to heldout11, each measured
 # before and after the round that followed its collection, since the eighth; heldout12 and heldout13 since
-# the ninth, heldout14 since the tenth, heldout15 since the eleventh, heldout16 since
-# the twelfth, heldout17 since the thirteenth.
+# the ninth, heldout14 since the tenth, heldout15 since the eleventh, heldout16 since the twelfth, heldout17 since
+# the thirteenth.
 PRIOR_CORPORA = (
     "corpus/heldout",
     "corpus/heldout2",

@@ -17,9 +17,6 @@ _STATUS_NAMED = (
 )
 # The words a crash report or a pop-up says a status with ("Exception Code: c06d007e"), not an "==" of code
 _STATUS_SAID = r"\b(?:exception|error|status|code)\b[^\r\n=]{0,12}?\b"
-# A loader code in hexadecimal after a DLL's error ("DLL Error 0x7e", "foo.dll failed, error code 0x7E"), after the
-# Chinese word for an error a plug-in host prints ("报错 0000007E"), or in brackets ("(0000007E)"); not any "code
-# 0xC1" (a byte, a key, a character, a bug check). The doubled braces are str.format's.
 # An HRESULT as .NET's exceptions and its binder's log print it: "Exception from HRESULT: 0x8007007E", "异常来自
 # HRESULT:0x8007007E", "Failed to complete setup of assembly (hr = 0x8007000b)" (not a constant in code, "// HRESULT:
 # 0x8007007E", nor another API's "dism failed (hr = 0x8007000b)").
@@ -27,6 +24,9 @@ _HRESULT = (
     r"(?:\bException from HRESULT:|异常来自\s*HRESULT:|"
     r"(?:Failed to complete setup of assembly|未能完成程序集的安装)\s*\(hr\s*=)\s*"
 )
+# A loader code in hexadecimal after a DLL's error ("DLL Error 0x7e", "foo.dll failed, error code 0x7E"), after the
+# Chinese word for an error a plug-in host prints ("报错 0000007E"), or in brackets ("(0000007E)"); not any "code
+# 0xC1" (a byte, a key, a character, a bug check). The doubled braces are str.format's.
 _HEX_CODE = (
     r"(?:\bdll error|\.dll\b[^\r\n]{{0,60}}?\berror(?: code)?|报错|错误代码|錯誤代碼)(?: is)?[ \t:：=]*"
     r"(?:0x0{{0,6}}|0{{4,6}}){low}\b|\((?:0x)?0{{4,6}}{low}\)"
