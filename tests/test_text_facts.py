@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_real_negatives import NOT_A_LOAD_REVIEW_THIRTEEN
 
 from dlldoctor.kb.families import Families, base_name
 from dlldoctor.kb.ruleset import RuleSet
@@ -1450,7 +1449,6 @@ def test_shell_and_http_codes_are_not_loader_codes(text: str, rule_set: RuleSet)
 @pytest.mark.parametrize(
     "text",
     [
-        *NOT_A_LOAD_REVIEW_THIRTEEN,
         "Same error #1455 here, any update?",  # an issue number
         "ERROR 1114 (HY000): The table 't' is full",  # MySQL's own error 1114
         "Test failed: expected zlib1.dll in C:\\Windows\\System32",  # where a DLL lies is no failure

@@ -14,6 +14,9 @@ from dlldoctor.text.shapes import DLL_NAME, PATH, FactPattern, fact_pattern
 _RAISED = r"\b[\w.]*[A-Za-z](?-i:Error|Exception): "
 _LIBRARY = r"(?:shared |dynamic |native |c |dll )?librar(?:y|ies)"
 
+# The codes only a failed load gives, as a program prints them after a DLL's name.
+_LOADER_CODE = r"(?P<code>126|127|193|1114|1455|4551|14001)"
+
 BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # cffi's ffi.dlopen (cairocffi, pyvips, soundfile, ...): "cannot load library 'libcairo-2.dll': error 0x7e"
     # (the Windows code in hex), and the names it tried: "no library called \"cairo\" was found",
@@ -102,7 +105,7 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "code-mention",
         fact_pattern(
-            r"\.dll\b[^\r\n]{0,40}?\berror code(?: \(win32\))?(?: is)?[ \t:=]*(?P<code>126|127|193|1114|1455|4551|14001)\b"
+            r"\.dll\b[^\r\n]{0,40}?\berror code(?: \(win32\))?(?: is)?[ \t:=]*" + _LOADER_CODE + r"\b"
         ),
         {},
     ),
@@ -110,16 +113,15 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # linker's "foo.dll: error: 127 undefined references"), or an .asi's after "load" (not make's "x.asi] Error 126")
     (
         "code-mention",
-        fact_pattern(
-            r"\.dll\b[^\r\n]{0,40}?\berror:[ \t]*(?P<code>126|127|193|1114|1455|4551|14001)[ \t]*(?:[.,;)]|\r?(?m:$))"
-        ),
+        fact_pattern(r"\.dll\b[^\r\n]{0,40}?\berror:[ \t]*" + _LOADER_CODE + r"[ \t]*(?:[.,;)]|\r?(?m:$))"),
         {},
     ),
     (
         "code-mention",
         fact_pattern(
             r"\bload(?:ing)?\b[^\r\n]{0,40}?\.asi\b[^\r\n]{0,40}?\berror(?: code)?[ \t:=]*"
-            r"(?P<code>126|127|193|1114|1455|4551|14001)\b"
+            + _LOADER_CODE
+            + r"\b"
         ),
         {},
     ),
