@@ -52,6 +52,8 @@ def test_the_checker_flags_english_and_spares_names() -> None:
     assert english_words("规则 onnxruntime-import-126-vcredist，文档：https://example.org/a#b") == []
     assert english_words('文本中有「DLL load failed」，"quoted words" 与 `code words`') == []
     assert [w for w, _ in english_words("  because: 找不到 x.dll")] == ["because"]
+    assert english_words("它们会在 std::mutex 中初始化失败") == []
+    assert [w for w, _ in english_words("在 std::mutex 中 fails")] == ["fails"]
     assert [w for w, _ in english_words("进程 x64: from the machine type")] == [
         "from",
         "the",

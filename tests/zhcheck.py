@@ -36,6 +36,7 @@ _DROP = [
     re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*"),  # options
     re.compile(r"\S*[\\/]\S*"),  # paths
     re.compile(r"[\w+-]*\.\w[\w.+-]*"),  # file names, versions, dotted names, section names
+    re.compile(r"\b\w+(?:::\w+)+"),  # C++ scoped names (std::mutex)
     re.compile(r"\b\w+(?:-\w+)+\b"),  # rule ids, categories, kinds
     re.compile(r"\w*[\d_=@#%]\w*|\+\w+"),  # identifiers with digits or underscores, +cpu
     re.compile(r"\b[A-Z]{2,}\w*\b"),  # ERROR_MOD_NOT_FOUND, CUDA, PATH
