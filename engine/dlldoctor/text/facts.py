@@ -24,14 +24,12 @@ from dlldoctor.text.locations import locate, named_dll, named_symbol
 from dlldoctor.text.mentions import IMPORTED, INSTALLED_LIST, PACKAGE_DIR, PACKAGES, STDLIB, listed_releases
 from dlldoctor.text.native import NATIVE
 from dlldoctor.text.normalize import normalize_text
+from dlldoctor.text.prose import NOT_A_FILE, PROSE_MISSING, PROSE_NOT_A_FAILURE
 from dlldoctor.text.retold import RETOLD, quieted_lines
 from dlldoctor.text.shapes import (
     DLL_MENTION,
     ENV_PATTERNS,
     MAX_EVENTS_PER_PATTERN,
-    NOT_A_FILE,
-    PROSE_MISSING,
-    PROSE_NOT_A_FAILURE,
     PY_VERSION,
     SHAPES,
     WIN_PATH_DLL,

@@ -157,7 +157,18 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("code-mention", fact_pattern(_HRESULT + r"0x800700C1\b"), {"code": 193}),
     ("code-mention", fact_pattern(_HRESULT + r"0x8007045A\b"), {"code": 1114}),
     # .NET's (and Unity's) DllNotFoundException without "Unable to load DLL": "DllNotFoundException: DiskUtilsWinAPI"
-    ("load-library", fact_pattern(r"(?-i:\bDllNotFoundException):"), {"code": 126}),
+    ("load-library", fact_pattern(r"(?-i:\bD(?:ll|LL)NotFoundException):"), {"code": 126}),
+    # ... and a BadImageFormatException a program hit, named without its message ("I encountered a strange
+    # BadImageFormat Exception", "throws BadImageFormatException"; not a document's "BadImageFormatException is thrown
+    # when")
+    (
+        "load-library",
+        fact_pattern(
+            r"\b(?:an?|got|get|getting|gets|throws?|threw|throwing|strange|with)\s+(?:strange\s+)?"
+            r"(?:System\.)?(?-i:BadImageFormat ?Exception\b)|(?-i:BadImageFormatException) (?:was thrown|occurred)\b"
+        ),
+        {"code": 193},
+    ),
     # Node.js and Electron: an addon built for another Node ABI ("was compiled against a different Node.js version
     # using NODE_MODULE_VERSION 72. This version of Node.js requires NODE_MODULE_VERSION 73.")
     (
@@ -219,6 +230,16 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
             r"(?:UnsatisfiedLinkError: (?P<path>"
             + PATH
             + r"\.dll): )?Can't load (?:AMD|IA|ARM) ?(?:32|64)[- ]bit \.dll on an? (?:AMD|IA|ARM) ?(?:32|64)[- ]bit platform"
+        ),
+        {"code": 193},
+    ),
+    # ... or as SWT and rJava say it: "Cannot load 64-bit SWT libraries on 32-bit JVM", "make sure R and Java have
+    # matching architectures"
+    (
+        "load-library",
+        fact_pattern(
+            r"Cannot load (?:32|64)-bit \w+ librar(?:y|ies) on (?:a )?(?:32|64)-bit JVM|"
+            r"\bmake sure R and Java have matching architectures\b"
         ),
         {"code": 193},
     ),

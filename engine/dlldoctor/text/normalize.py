@@ -41,6 +41,9 @@ _DLL_CUT_SHORT = re.compile(
 _DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b|\bDLL load file failed\b", re.IGNORECASE)
 # Python's message with its "load" dropped in a retelling: "ImportError: DLL failed while importing _pyllamacpp"
 _DLL_FAILED_IMPORTING = re.compile(r"\bImportError: DLL failed (?=while importing\b)")
+# HTML line breaks of an issue form's rendered answer ("DPI-1047: Cannot locate ... library: <br/>"): a break
+# before a newline is dropped, one inside a line becomes the newline it stands for.
+_HTML_BREAK = re.compile(r"[ \t]*<br\s*/?>[ \t]*(\n?)", re.IGNORECASE)
 # A space that a wrapped line left between two Chinese or Japanese characters ("应用程 序"), which never
 # separate words: a message's words are matched without it.
 _CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff]) (?=[\u3040-\u30ff\u4e00-\u9fff])")
@@ -97,6 +100,8 @@ def normalize_text(raw: str) -> str:
     if ".d" in text or ".D" in text:
         text = _DLL_OCR_TYPO.sub(_dll_for_ocr, text)
         text = _DLL_CUT_SHORT.sub(r"\1.dll", text)
+    if "<br" in text or "<BR" in text:
+        text = _HTML_BREAK.sub("\n", text)
     if "DLL failed while" in text:
         text = _DLL_FAILED_IMPORTING.sub("ImportError: DLL load failed ", text)
     # Backslashes doubled (repr of a Windows path) or quadrupled (repr of a repr).

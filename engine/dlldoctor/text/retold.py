@@ -153,12 +153,13 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"\bno pq wrapper available\b|\blibpq library not found\b"),
         {"dll": "libpq.dll"},
     ),
-    # 0xc000007b with a zero too few, retyped in the pop-up's words: "Application unable to start correctly 0xc00007b"
+    # 0xc000007b with a zero too few, retyped in the pop-up's words: "Application unable to start correctly 0xc00007b",
+    # or after "error" ("give me python error 0xc00007b")
     (
         "code-mention",
         fact_pattern(
             r"(?:start(?:ed)? correctly|unable to start|cannot start|can't start)[^\r\n]{0,20}?\(?0xc0{4}7b\b|"
-            r"\(0xc0{4}7b\)"
+            r"\(0xc0{4}7b\)|\b(?:error|exception|code)\b[^\r\n=]{0,12}?\b0xc0{4}7b\b"
         ),
         {"code": 0xC000007B},
     ),

@@ -168,7 +168,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? failed(?: with error| with code|, error)?:? (?P<code>0x[0-9a-f]{1,4}\b|\d+)"
+            r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? ?(?:failed|失败|失敗|실패)(?: with error| with code|, error)?:? ?[(（]?(?P<code>0x[0-9a-f]{1,4}\b|\d+)"
         ),
         {},
     ),
@@ -231,7 +231,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"DPI-1047: [^\r\n]*?(?:32|64)-bit Oracle Client library[^\r\n]*?\"(?P<path>"
+            r"DPI-1047: [^\r\n]*?(?:32|64)-bit Oracle Client library[^\r\n]*?\n?[ \t]*\"(?P<path>"
             + PATH
             + r"\.dll) is not the correct architecture"
         ),
@@ -332,59 +332,6 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"Failed to load dynlib/dll [\"']?(?P<path>" + RPATH + r"\.(?:dll|pyd))\b"),
         {"leaf": True},
     ),
-)
-# A user's own words: "fbgemm.dll is missing", "missing msvcr100.dll", "缺少 MSVCP140.dll". ``next`` is the word
-# after "missing", to tell a missing file from a DLL "missing an entry point".
-PROSE_MISSING: tuple[FactPattern, ...] = (
-    fact_pattern(
-        r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s+(?:is |was |are |were |seems to be |appears to be |file is |"
-        r"files are |went |got |goes )?missing\b(?P<next>[ \t]+[A-Za-z]+)?"
-    ),
-    fact_pattern(
-        r"\bmissing(?: the| a)?(?: file| files| dll| DLL| library)?:?\s+[\"'`]?(?P<dll>" + DLL_NAME + r")\b"
-    ),
-    fact_pattern(
-        r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s+(?:is |was |being )?(?:not (?:being )?available|unavailable|"
-        r"could not be found|cannot be found|can't be found|is not found|was not found|not found)"
-    ),
-    fact_pattern(
-        r"\b(?:not found|missing|cannot find|can't find|could not find):\s*[\"'`]?(?P<dll>"
-        + DLL_NAME
-        + r")\b"
-    ),
-    fact_pattern(r"(?:缺少|缺失|丢失|遺失)了?\s*(?:文件|檔案)?\s*[\"'`]?(?P<dll>" + DLL_NAME + r")\b"),
-    fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]?\s*(?:文件|檔案)?\s*(?:丢失|缺失|遺失|找不到|不存在)"),
-)
-# Lines on which "X.dll is missing" is not a failure: a question whether it is, a tool that packs or checks
-# DLLs, a problem said to be over. ("X.dll is missing, what should I do?" is a failure.)
-PROSE_QUESTION = (
-    r"(?m)^\s*(?:is|are|does|do|did|should|can|could)[ \t]|^\s*(?:what happens if|why is|why does)\b"
-)
-PROSE_OVER = (
-    r"will not be vendored|not be bundled|delvewheel|auditwheel|dependency walker|dumpbin|"
-    r"已经好了|已解决|解决了|\b(?:now|already) (?:fixed|solved|resolved)\b"
-)
-PROSE_NOT_A_FAILURE = PROSE_QUESTION + "|" + PROSE_OVER
-# After "X.dll is missing": words that make it a missing *part* of the DLL, not a missing file.
-NOT_A_FILE = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "some",
-        "entry",
-        "export",
-        "exports",
-        "symbol",
-        "symbols",
-        "function",
-        "functions",
-        "procedure",
-        "procedures",
-        "ordinal",
-        "dependency",
-        "dependencies",
-    ]
 )
 DLL_MENTION = fact_pattern(r"(?P<dll>[A-Za-z0-9_.+~-]+\.dll)\b")
 WIN_PATH_DLL = fact_pattern(r"(?P<path>(?:[A-Za-z]:|\\\\[^\\\s]+)[\\/][^\"'\r\n<>|*?:]*?\.dll)\b")

@@ -15,13 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from dlldoctor.kb.patterns import compile_pattern
-from dlldoctor.text.shapes import (
-    DLL_NAME,
-    PROSE_OVER,
-    PROSE_QUESTION,
-    ScannedText,
-    fact_pattern,
-)
+from dlldoctor.text.prose import PROSE_OVER, PROSE_QUESTION
+from dlldoctor.text.shapes import DLL_NAME, ScannedText, fact_pattern
 
 # A DLL named with words that say it did not load: "cudnn64_8.dll missing", "python39.dll not found",
 # "missing MSVCR100.dll", "failed to load libzmq.dll", "缺少 xxx.dll". The words must be close to the name.

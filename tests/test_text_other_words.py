@@ -1,0 +1,95 @@
+"""Loader errors told in words the shapes did not read before: a DLL said missing in Korean, German, Russian or
+"lack of dll", LoadLibrary's failure with its code in Chinese, SWT's and rJava's bitness messages, a bare
+BadImageFormatException, HTML line breaks inside ODPI-C's message, 0xc000007b with a zero too few, R6034.
+Each text is a real report's (its source beside it) or a healthy text that must stay silent."""
+
+from __future__ import annotations
+
+import pytest
+
+from dlldoctor.diagnose.differential import is_loader_error
+from dlldoctor.diagnose.explain import explain_text
+from dlldoctor.kb.ruleset import RuleSet
+from dlldoctor.text.facts import ErrorFacts, extract_facts
+
+
+def _facts(text: str, rule_set: RuleSet) -> ErrorFacts:
+    return extract_facts(
+        text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "dll"),
+    [
+        # corpus/heldout19 h19d-vcredist-missing-001 (a Korean input method's issue "VCRUNTIME140.dll 문제")
+        (
+            "윈도우11에서 설치해보니 `vcruntime140.dll`이 없어서 설치가 제대로 적용이 안되네요.",
+            "vcruntime140.dll",
+        ),
+        # a Windows 7 report (corpus/heldout19 h19a-unsupported-platform-002)
+        (
+            "windows 7: lack of dll\napi-ms-win-core-processtopology-obsolete-l1-1-0.dll",
+            "api-ms-win-core-processtopology-obsolete-l1-1-0.dll",
+        ),
+        ("Beim Start kommt die Meldung, MSVCP140.dll fehlt.", "msvcp140.dll"),
+        ("При запуске пишет: не найден файл MSVCR100.dll", "msvcr100.dll"),
+    ],
+)
+def test_a_dll_said_missing_in_other_words_is_the_failed_load(text: str, dll: str, rule_set: RuleSet) -> None:
+    f = _facts(text, rule_set)
+    assert (f.dll, is_loader_error(f)) == (dll, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # corpus/heldout19 h19d-vcredist-missing-002 (a Chinese report from Windows Server 2019)
+        ("错误：LoadLibrary失败(193)(-103)", 193),
+        # corpus/heldout19 h19c-arch-mismatch-003
+        (
+            'Exception in thread "main" java.lang.UnsatisfiedLinkError: Cannot load 64-bit SWT libraries on 32-bit JVM',
+            193,
+        ),
+        # corpus/heldout19 h19e-arch-mismatch-004 (rJava)
+        (
+            "error: No CurrentVersion entry in Software/JavaSoft registry! Try re-installing Java and make sure R "
+            "and Java have matching architectures.",
+            193,
+        ),
+        # corpus/heldout19 h19c-arch-mismatch-002 (ChakraCore)
+        ("I encountered a strange BadImageFormat Exception when trying to build the HelloWorld Demo.", 193),
+        # corpus/heldout3 ho3-arch-mismatch-001 (cx_Oracle's issue form, rendered with HTML breaks)
+        (
+            "DPI-1047: Cannot locate a 64-bit Oracle Client library: <br/>\n"
+            '"C:\\Oracle\\product\\11.2.0\\client_1\\bin\\oci.dll is not the correct architecture"<br/>',
+            193,
+        ),
+        # corpus/heldout4 ho4-vcredist-missing-005
+        ("the app doesnt start for me and give me python error 0xc00007b", 0xC000007B),
+    ],
+)
+def test_a_loader_code_said_in_other_words_is_read(text: str, code: int, rule_set: RuleSet) -> None:
+    assert _facts(text, rule_set).error_code == code
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a document's sentence, not a program's failure
+        "BadImageFormatException is thrown when the file image of a DLL is invalid.",
+        # a Japanese FAQ's condition: "if it says VCRUNTIME140.dll cannot be found"
+        "よくある質問：VCRUNTIME140.dll が見つかりません と表示された場合は、再頒布可能パッケージを入れてください。",
+        "Pillow lacks nothing here; the build is fine.",
+    ],
+)
+def test_words_about_a_dll_that_are_no_failure_stay_silent(text: str, rule_set: RuleSet) -> None:
+    f = _facts(text, rule_set)
+    assert (f.error_code, is_loader_error(f)) == (None, False)
+
+
+def test_r6034_is_a_runtime_copy_loaded_without_its_manifest(rule_set: RuleSet) -> None:
+    # https://github.com/giampaolo/psutil/issues/183 (an installer of a Python 2.6 extension)
+    text = 'Got - " R6034 An application has made an attempt to load teh C runtime library \nincorrectly"'
+    first = explain_text(text, rule_set).diagnoses[0]
+    assert (first.rule.id, first.rule.category) == ("r6034-c-runtime-loaded-incorrectly", "dll-shadowing")
