@@ -269,7 +269,9 @@ def test_explain_starts_fast_and_imports_nothing_heavy() -> None:
     assert heavy == "[]"  # how fast it starts is measured by bench/explain.py, not asserted here
 
 
-MUST_END = 30.0  # seconds: quadratic or exponential work on these inputs takes minutes
+# seconds: quadratic or exponential work on these inputs takes far longer; the linear read takes about 26 s on an idle
+# 2-core machine and 33 s beside other jobs, so the bound sits well clear of that (speed is in bench/)
+MUST_END = 150.0
 
 
 def test_ten_megabytes_of_a_noisy_log_with_every_rule_ends() -> None:
