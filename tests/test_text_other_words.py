@@ -6,17 +6,11 @@ Each text is a real report's (its source beside it) or a healthy text that must 
 from __future__ import annotations
 
 import pytest
+from test_text_facts import facts
 
 from dlldoctor.diagnose.differential import is_loader_error
 from dlldoctor.diagnose.explain import explain_text
 from dlldoctor.kb.ruleset import RuleSet
-from dlldoctor.text.facts import ErrorFacts, extract_facts
-
-
-def _facts(text: str, rule_set: RuleSet) -> ErrorFacts:
-    return extract_facts(
-        text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
-    )
 
 
 @pytest.mark.parametrize(
@@ -50,7 +44,7 @@ def _facts(text: str, rule_set: RuleSet) -> ErrorFacts:
     ],
 )
 def test_a_dll_said_missing_in_other_words_is_the_failed_load(text: str, dll: str, rule_set: RuleSet) -> None:
-    f = _facts(text, rule_set)
+    f = facts(text, rule_set)
     assert (f.dll, is_loader_error(f)) == (dll, True)
 
 
@@ -83,7 +77,7 @@ def test_a_dll_said_missing_in_other_words_is_the_failed_load(text: str, dll: st
     ],
 )
 def test_a_loader_code_said_in_other_words_is_read(text: str, code: int, rule_set: RuleSet) -> None:
-    assert _facts(text, rule_set).error_code == code
+    assert facts(text, rule_set).error_code == code
 
 
 @pytest.mark.parametrize(
@@ -97,7 +91,7 @@ def test_a_loader_code_said_in_other_words_is_read(text: str, code: int, rule_se
     ],
 )
 def test_words_about_a_dll_that_are_no_failure_stay_silent(text: str, rule_set: RuleSet) -> None:
-    f = _facts(text, rule_set)
+    f = facts(text, rule_set)
     assert (f.error_code, is_loader_error(f)) == (None, False)
 
 

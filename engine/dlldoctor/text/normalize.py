@@ -43,7 +43,7 @@ _DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b|\bDLL load file failed\b", re.
 _DLL_FAILED_IMPORTING = re.compile(r"\bImportError: DLL failed (?=while importing\b)")
 # HTML line breaks of an issue form's rendered answer ("DPI-1047: Cannot locate ... library: <br/>"): a break
 # before a newline is dropped, one inside a line becomes the newline it stands for.
-_HTML_BREAK = re.compile(r"[ \t]*<br\s*/?>[ \t]*(\n?)", re.IGNORECASE)
+_HTML_BREAK = re.compile(r"[ \t]*<br\s*/?>[ \t]*\n?", re.IGNORECASE)
 # A space that a wrapped line left between two Chinese or Japanese characters ("应用程 序"), which never
 # separate words: a message's words are matched without it.
 _CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff]) (?=[\u3040-\u30ff\u4e00-\u9fff])")
