@@ -16,11 +16,11 @@ from dlldoctor.text.facts import extract_facts
 
 # The corpora whose labels are what the thread's resolution established (not a guess from the text), and
 # whose every case is a public report: the only ones counted. corpus/errors (labels from the text alone,
-# half of it composed) is left out, and so are the batches still blind (heldout3, heldout4, heldout19 on).
+# half of it composed) is left out, and so are the batches still blind (heldout3, heldout4, heldout20 on).
 # corpus/heldout5, blind once, is counted since the seventh round; heldout6 to heldout11, each measured
 # before and after the round that followed its collection, since the eighth; heldout12 and heldout13 since
 # the ninth, heldout14 since the tenth, heldout15 since the eleventh, heldout16 since the twelfth, heldout17 since
-# the thirteenth, heldout18 since the fourteenth.
+# the thirteenth, heldout18 since the fourteenth, heldout19 since the sixteenth.
 PRIOR_CORPORA = (
     "corpus/heldout",
     "corpus/heldout2",
@@ -38,6 +38,7 @@ PRIOR_CORPORA = (
     "corpus/heldout16",
     "corpus/heldout17",
     "corpus/heldout18",
+    "corpus/heldout19",
     "corpus/reports",
 )
 OUTSIDE = "other"
