@@ -74,6 +74,8 @@ def test_a_dll_said_missing_in_other_words_is_the_failed_load(text: str, dll: st
         ),
         # corpus/heldout4 ho4-vcredist-missing-005
         ("the app doesnt start for me and give me python error 0xc00007b", 0xC000007B),
+        # corpus/heldout20 h20d-021 (a title typed without 的)
+        ("找不到指定模块", 126),
     ],
 )
 def test_a_loader_code_said_in_other_words_is_read(text: str, code: int, rule_set: RuleSet) -> None:
@@ -106,3 +108,27 @@ def test_smart_app_control_named_as_windows_blocking_a_pyd_is_app_control(rule_s
     # corpus/heldout3 ho3-app-control-blocked-002
     text = 'Can\'t launch StableDiffusion because Windows Smart App Control is blocking Pydantic "version.cp310-win_amd64.pyd".'
     assert explain_text(text, rule_set).diagnoses[0].rule.category == "app-control-blocked"
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # corpus/heldout20 h20c-029 (the Code Integrity event of an Electron app's unpacked module)
+        (
+            "Code Integrity determined that a process (\\Device\\HarddiskVolume3\\Program Files\\Stretchly\\Stretchly.exe) "
+            "attempted to load \\Device\\HarddiskVolume3\\Users\\x\\AppData\\Local\\Temp\\c47fa814.tmp.node that did not "
+            "meet the Enterprise signing level requirements or violated code integrity policy.",
+            "winerror-4551-application-control-policy",
+        ),
+        # corpus/heldout20 h20c-030 (AppLocker's DLL rules, told by Electron)
+        (
+            "JavaScript Error:\nProgram was blocked from running by group policy.",
+            "winerror-1260-blocked-by-group-policy",
+        ),
+    ],
+)
+def test_application_control_told_by_its_event_or_by_electron_is_app_control(
+    text: str, rule: str, rule_set: RuleSet
+) -> None:
+    first = explain_text(text, rule_set).diagnoses[0]
+    assert (first.rule.id, first.rule.category) == (rule, "app-control-blocked")
