@@ -1,6 +1,7 @@
 """Loader errors told in words the shapes did not read before: a DLL said missing in Korean, German, Russian or
 "lack of dll", LoadLibrary's failure with its code in Chinese, SWT's and rJava's bitness messages, a bare
-BadImageFormatException, HTML line breaks inside ODPI-C's message, 0xc000007b with a zero too few, R6034.
+BadImageFormatException, HTML line breaks inside ODPI-C's message, 0xc000007b with a zero too few, R6034, a name
+glued to "is missing", "there is no such file", application control told by its event log or by Electron.
 Each text is a real report's (its source beside it) or a healthy text that must stay silent."""
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ from dlldoctor.kb.ruleset import RuleSet
         ("OSError: cannot load library 'C:\\GTK\\bin\\libcairo-2': error 0x7e", "libcairo-2.dll"),
         # corpus/heldout3 ho3-ucrt-missing-002, the API set's "ms-" dropped
         ("api-win-crt-math-l1-1-0.dll 缺失", "api-win-crt-math-l1-1-0.dll"),
+        # corpus/heldout20 h20e-032 (a lost space) and h20a-008 (DGL's graphbolt library for a newer torch)
+        (
+            "power toys wont run because api-ms-win-core-synch-l1-2-2.dllis missing from your computer",
+            "api-ms-win-core-synch-l1-2-2.dll",
+        ),
+        ("There is no such file `graphbolt_pytorch_2.4.1.dll`.", "graphbolt_pytorch_2.4.1.dll"),
     ],
 )
 def test_a_dll_said_missing_in_other_words_is_the_failed_load(text: str, dll: str, rule_set: RuleSet) -> None:

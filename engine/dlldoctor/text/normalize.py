@@ -37,6 +37,8 @@ _DLL_CUT_SHORT = re.compile(
     r"(?:(?<=cannot proceed because )|(?<=can't proceed because )|(?<=can't start because )|(?<=to start because ))"
     r"([A-Za-z][A-Za-z0-9_.+-]{0,62}?)\.dl(?= (?:was not found|is missing|could not be found))"
 )
+# ... or glued to the next word by a lost space: "api-ms-win-core-synch-l1-2-2.dllis missing from your computer"
+_DLL_GLUED = re.compile(r"(?<=[A-Za-z0-9_])(\.dll)(?=(?:is|was) (?:missing|not found)\b)", re.IGNORECASE)
 # ... and Python's words retyped with a slip: "DDL load failed", "dll load file failed"
 _DDL_LOAD_TYPO = re.compile(r"\bDDL load failed\b|\bDLL load file failed\b", re.IGNORECASE)
 # Python's message with its "load" dropped in a retelling: "ImportError: DLL failed while importing _pyllamacpp"
@@ -100,6 +102,7 @@ def normalize_text(raw: str) -> str:
     if ".d" in text or ".D" in text:
         text = _DLL_OCR_TYPO.sub(_dll_for_ocr, text)
         text = _DLL_CUT_SHORT.sub(r"\1.dll", text)
+        text = _DLL_GLUED.sub(r"\1 ", text)
     if "<br" in text or "<BR" in text:
         text = _HTML_BREAK.sub("\n", text)
     if "DLL failed while" in text:

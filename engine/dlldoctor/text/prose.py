@@ -36,6 +36,8 @@ PROSE_MISSING: tuple[FactPattern, ...] = (
         r"(?:fehlt|wurde nicht gefunden|nicht gefunden|не найден|отсутствует))"
     ),
     fact_pattern(r"(?:не найден|отсутствует)\s+(?:файл|библиотека)?\s*[\"'`«]?(?P<dll>" + DLL_NAME + r")\b"),
+    # "There is no such file `graphbolt_pytorch_2.4.1.dll`"
+    fact_pattern(r"\bthere (?:is|was) no such (?:file|dll|DLL)\s*:?\s*[\"'`]?(?P<dll>" + DLL_NAME + r")\b"),
     # "lack of dll: X.dll", "lacks X.dll", the name perhaps on the next line
     fact_pattern(
         r"\black(?:s|ing)?(?: of)?(?: the)?(?: dlls?| files?)?:?\s+[\"'`]?(?P<dll>" + DLL_NAME + r")\b"
