@@ -1,7 +1,7 @@
 """Loader errors told in words the shapes did not read before: a DLL said missing in Korean, German, Russian or
 "lack of dll", LoadLibrary's failure with its code in Chinese, SWT's and rJava's bitness messages, a bare
 BadImageFormatException, HTML line breaks inside ODPI-C's message, 0xc000007b with a zero too few, R6034, a name
-glued to "is missing", "there is no such file", application control told by its event log or by Electron.
+glued to "is missing", "there is no such file", a message without its leading "The", application control told by its event log or by Electron.
 Each text is a real report's (its source beside it) or a healthy text that must stay silent."""
 
 from __future__ import annotations
@@ -83,6 +83,8 @@ def test_a_dll_said_missing_in_other_words_is_the_failed_load(text: str, dll: st
         ("the app doesnt start for me and give me python error 0xc00007b", 0xC000007B),
         # corpus/heldout20 h20d-021 (a title typed without 的)
         ("找不到指定模块", 126),
+        # corpus/heldout20 h20a-020 (Windows' sentence without its article, in an issue title)
+        ("[Bug]: Specified module could not be found cublas64_11.dll - Fresh Install eb28651", 126),
     ],
 )
 def test_a_loader_code_said_in_other_words_is_read(text: str, code: int, rule_set: RuleSet) -> None:

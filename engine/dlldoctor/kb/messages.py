@@ -46,6 +46,7 @@ POPUP_KINDS = (
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}|%(\d)")
 _SPACE = re.compile(r"\s+")
+_ARTICLE = re.compile(r"The ([A-Za-z])(?=[a-z])")
 # What each placeholder may stand for in a pasted message.
 _CAPTURE = {
     "dll": r'"?(?P<dll>[^"\r\n<>|*?]*?\.(?:dll|pyd|exe|sys|drv|ocx|so|node))"?',
@@ -117,6 +118,14 @@ def normalize(text: str) -> str:
 def template_pattern(text: str) -> str:
     """The pattern of a message template, with named groups for its placeholders."""
     text = normalize(text).strip()
+    # An English message's leading article is often dropped or lower-cased when it is retold or quoted in a title
+    # ("Specified module could not be found cublas64_11.dll"): "The" is optional, the next word's initial either case.
+    lead = ""
+    article = _ARTICLE.match(text)
+    if article:
+        initial = article.group(1)
+        lead = rf"(?:[Tt]he\s*)?[{initial.upper()}{initial.lower()}]"
+        text = text[article.end() :]
     trailing = ""
     while text and text[-1] in ".。!！":
         text = text[:-1]
@@ -140,7 +149,7 @@ def template_pattern(text: str) -> str:
         pos = m.end()
     literal = _literal(text[pos:])
     extract_parts.append(literal + trailing)
-    return "".join(extract_parts)
+    return lead + "".join(extract_parts)
 
 
 def template_fragment(text: str) -> str:
