@@ -37,7 +37,7 @@ def render_measurements(m: Any) -> list[str]:
         "",
         "`no diagnosis` counts the loader errors that get no cause at all. Each after-figure is measured once, "
         "after a round of work (`python -m pytest -s tests/test_heldout3.py tests/test_heldout4.py "
-        "tests/test_heldout19.py tests/test_heldout20.py -k figures` for the batches still blind; each earlier "
+        "tests/test_heldout19.py tests/test_heldout20.py tests/test_heldout21.py -k figures` for the latest batches; each earlier "
         "batch's own test), and nothing is tuned on it; a batch counted in the priors later is in-sample from then on.",
         "",
         "## On sets that were tuned on",
