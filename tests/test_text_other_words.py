@@ -141,3 +141,65 @@ def test_application_control_told_by_its_event_or_by_electron_is_app_control(
 ) -> None:
     first = explain_text(text, rule_set).diagnoses[0]
     assert (first.rule.id, first.rule.category) == (rule, "app-control-blocked")
+
+
+@pytest.mark.parametrize(
+    ("text", "dll", "symbol"),
+    [
+        # corpus/heldout21 h21a-011 (the pop-up retyped from another language)
+        (
+            '"Can\'t find access point of procedure (K32GetModuleFileNameExW) in DLL-file (KERNEL32.dll)."',
+            "kernel32.dll",
+            "K32GetModuleFileNameExW",
+        ),
+        # corpus/heldout21 h21c-023
+        (
+            "When I open Osu! Bot V3 x86 it says that it was not possible to find the entry point of the "
+            "GetDpiForWindown procedure in the dynamic link library USER32.dll",
+            "user32.dll",
+            "GetDpiForWindown",
+        ),
+        # corpus/heldout21 h21e-034 (a machine translation of the French pop-up)
+        (
+            "Which translate for : the entrypoint for x265_api_get_215 is not found in the library of dynamic links "
+            "in avcodec-62.dll",
+            "avcodec-62.dll",
+            "x265_api_get_215",
+        ),
+    ],
+)
+def test_an_entry_point_pop_up_in_other_words_is_a_127_with_its_function_and_dll(
+    text: str, dll: str, symbol: str, rule_set: RuleSet
+) -> None:
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll, f.symbol, is_loader_error(f)) == (127, dll, symbol, True)
+
+
+def test_a_program_that_goes_on_without_an_entry_point_is_no_failed_load(rule_set: RuleSet) -> None:
+    # the reviewed healthy text of tests/test_real_negatives.py, its function named now
+    text = "[warning] Could not find entry point SetThreadDescription in kernel32.dll, thread names will not be set"
+    assert explain_text(text, rule_set).diagnoses == ()
+
+
+def test_luas_system_error_code_is_read(rule_set: RuleSet) -> None:
+    # corpus/heldout21 h21a-029 (Lua's loadlib prints a code Windows has no message for)
+    text = """require('lpeg') with an error message "system error 14001"."""
+    f = facts(text, rule_set)
+    assert f.error_code == 14001
+    assert explain_text(text, rule_set).diagnoses[0].rule.id == "side-by-side-configuration-incorrect"
+
+
+@pytest.mark.parametrize(
+    ("text", "dll"),
+    [
+        # corpus/heldout21 h21d-014 (OBS's log line after a plug-in's failed load)
+        ("Module '../../obs-plugins/64bit/obs-gstreamer.dll' not loaded", "obs-gstreamer.dll"),
+        # corpus/heldout21 h21b-024 (.NET's exception told in words)
+        ("I get a DLLNotFoundException on libwebp.dll.", "libwebp.dll"),
+    ],
+)
+def test_a_dll_said_not_loaded_or_not_found_by_dotnet_is_a_failed_load(
+    text: str, dll: str, rule_set: RuleSet
+) -> None:
+    f = facts(text, rule_set)
+    assert (f.dll, is_loader_error(f)) == (dll, True)

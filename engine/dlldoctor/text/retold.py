@@ -21,11 +21,21 @@ _QUOTED_IN_A_FIX = fact_pattern(
 )
 
 
+# A line of a program that tells it goes on without what it did not find: "..., thread names will not be set",
+# "... - feature disabled", "..., falling back to ..."
+_GOES_ON = fact_pattern(
+    r"\b(?:will not be|won't be) (?:set|used|available|enabled|supported)\b|\bwill be disabled\b|"
+    r"\b(?:feature|support) disabled\b|\bfalling back to\b"
+)
+
+
 def quieted_lines(t: ScannedText, exact: set[int]) -> dict[str, set[int]]:
     """For the weak kinds of event, the lines where they say nothing: a retold failure on a line of the loader's own
-    words (``exact``) or on one that quotes a failure in a fix or an answer, a code mentioned on the latter."""
+    words (``exact``), on one that quotes a failure in a fix or an answer or on one of a program that goes on without
+    it, a code mentioned on the quoting line."""
     quoted = {t.line_of(m.start()) for m in t.finditer(_QUOTED_IN_A_FIX)}
-    return {"retold": exact | quoted, "code-mention": quoted}
+    goes_on = {t.line_of(m.start()) for m in t.finditer(_GOES_ON)}
+    return {"retold": exact | quoted | goes_on, "code-mention": quoted}
 
 
 # The DLL an entry-point message ends with, perhaps quoted and with its folder: "in the Qt5Core.dll", "in dynamic
@@ -43,6 +53,14 @@ _ZH_IN_DLL = (
 # ... and what must follow the function's name there: the end of the clause, perhaps after the word for a function
 # (not "PDB 文件", "VERSION 资源", "std::mutex 的源代码", "Init 函数的交叉引用", a question's "函数？")
 _ZH_CLAUSE_END = r"[”\"'`]?\s*(?:函数|的入口点|入口点)?\s*(?:[。.!！，,；;]|\r?(?m:$))"
+
+# A function's name as an entry-point message gives it: camel case, an underscore, a digit or a C++ decoration in it
+# (not a word: "the", "procedure", "Windows")
+_ENTRY_POINT = r"\b(?:entry[ -]?point|access point)\b"
+_NOT_THERE = r"(?:\bnot\b|n't\b|\bcannot\b|\bunable\b|\bimpossible\b|\bfail(?:s|ed)?\b)"
+_FUNCTION = r"(?-i:[A-Za-z_?@$][\w@?$]*(?:[a-z][A-Z]|[_@?$]|[A-Za-z]\d)[\w@?$]*)"
+# ... and what follows it there (not a name a translation split: "the rus_open Direct procedure")
+_AFTER_FUNCTION = r"[)\"'`]?\s+(?:procedure|function|in|is|was|could|can|cannot|can't|not|wasn't|isn't)\b"
 
 RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # "Failed to load llama.dll", "unable to load 'C:\\x\\foo.dll'", "error loading shared library foo.dll": the
@@ -339,6 +357,41 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             r"\bentry point (?:to|of|for|into) the [^\r\n]{1,80}? procedure (?:was )?not found in the (?:DLL|library) "
             r"[\"'`]?(?P<path>[^\r\n\"'`]*?" + DLL_NAME + r")\b"
+        ),
+        {"code": 127},
+    ),
+    # ... and any other retelling or translation of the pop-up that keeps its parts on one line: the words for an
+    # entry point, a function's name after them, a word that says it is not there, and the DLL it was looked for in:
+    # "Can't find access point of procedure (K32GetModuleFileNameExW) in DLL-file (KERNEL32.dll)", "it was not possible
+    # to find the entry point of the GetDpiForWindow procedure in the dynamic link library USER32.dll", "the entrypoint
+    # for x265_api_get_215 is not found in the library of dynamic links in avcodec-62.dll"
+    (
+        "retold",
+        fact_pattern(
+            _NOT_THERE
+            + r"[^\r\n]{0,60}?"
+            + _ENTRY_POINT
+            + r"[^\r\n]{0,40}?[\s(\"'`](?P<symbol>"
+            + _FUNCTION
+            + r")"
+            + _AFTER_FUNCTION
+            + r"[^\r\n]{0,100}?[\s(\"'`]"
+            + _DLL_IN_FOLDER
+        ),
+        {"code": 127},
+    ),
+    (
+        "retold",
+        fact_pattern(
+            _ENTRY_POINT
+            + r"[^\r\n]{0,40}?[\s(\"'`](?P<symbol>"
+            + _FUNCTION
+            + r")"
+            + _AFTER_FUNCTION
+            + r"[^\r\n]{0,40}?"
+            + _NOT_THERE
+            + r"[^\r\n]{0,60}?[\s(\"'`]"
+            + _DLL_IN_FOLDER
         ),
         {"code": 127},
     ),

@@ -57,6 +57,8 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("winerror", fact_pattern(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
     ("code-mention", fact_pattern(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
     ("code-mention", fact_pattern(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
+    # Lua's loadlib prints a code Windows has no text for as "system error 14001".
+    ("code-mention", fact_pattern(r"\bsystem error (?P<code>\d{3,5})\b"), {}),
     # Rust's io::Error prints the Windows code as "(os error 126)".
     ("code-mention", fact_pattern(r"\bos error (?P<code>\d{1,5})\b"), {}),
     ("status", fact_pattern(r"\b(?P<code>0xc0000(?:07b|135|139|142))\b"), {}),

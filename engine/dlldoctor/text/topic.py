@@ -23,13 +23,13 @@ from dlldoctor.text.shapes import DLL_NAME, ScannedText, fact_pattern
 _AFTER_NAME = (
     r"(?:(?:is |was |are )?missing|not found|could not be (?:found|loaded)|cannot be (?:found|loaded)|"
     r"(?:does not|doesn't|doesnt) (?:exist|exsit)|(?:is|was|are|were) ?(?:not|n't) present|"
-    r"(?:fails|failed) to load|not loading|(?:was |got |is )?(?:quarantined|caught) "
+    r"(?:fails|failed) to load|not loading|(?:was |is )?not loaded[ \t]*(?:[.!,;)]|\r?(?m:$))|(?:was |got |is )?(?:quarantined|caught) "
     r"(?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender)|not (?:in|on) (?:my|your|this|the) (?:pc|computer|machine)|"
     r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません|が見つから|が不足|がありません|が存在しません|отсутс?т?вует)"
 )
 _BEFORE_NAME = (
     r"(?:missing|(?:can't|cant|cannot|could not|couldn't|unable to|fail(?:s|ed)? to|impossible to) (?:find|load|locate)|"
-    r"error loading|\bnot found:?|(?:doesn't|does not|don't|do not) have|error \(|"
+    r"error loading|\bnot found:?|\bdll ?not ?found ?exception|(?:doesn't|does not|don't|do not) have|error \(|"
     r"no (?:se )?encuentra(?: la librería| el archivo| la biblioteca)?|não (?:foi )?encontrad[oa]|"
     r"introuvable|nicht gefunden|не найден[аоы]?|отсутс?т?вует|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败|"
     r"無法(?:加載|載入|找到)|載入失敗)"
