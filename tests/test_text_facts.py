@@ -1046,7 +1046,7 @@ def test_a_text_without_a_word_of_python_is_a_native_programs(
         (
             "System.DllNotFoundException: Unable to load DLL 'foo': (Exception from HRESULT: 0x8007007E)",
             126,
-            None,
+            "foo.dll",
         ),
         (
             "Unhandled exception. System.DllNotFoundException: Unable to load shared library 'libSkiaSharp' or one "

@@ -203,3 +203,27 @@ def test_a_dll_said_not_loaded_or_not_found_by_dotnet_is_a_failed_load(
 ) -> None:
     f = facts(text, rule_set)
     assert (f.dll, is_loader_error(f)) == (dll, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "dll"),
+    [
+        # corpus/heldout21 h21e-010
+        (
+            "System.DllNotFoundException: Unable to load DLL 'e_sqlite3': The specified module could not be found. "
+            "(Exception from HRESULT: 0x8007007E)",
+            "e_sqlite3.dll",
+        ),
+        # corpus/heldout21 h21a-006
+        (
+            "  Message=Unable to load DLL 'cimplot' or one of its dependencies: The specified module could not be "
+            "found. (0x8007007E)",
+            "cimplot.dll",
+        ),
+    ],
+)
+def test_dotnets_unable_to_load_dll_names_the_dll_its_import_asked_for(
+    text: str, dll: str, rule_set: RuleSet
+) -> None:
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll) == (126, dll)

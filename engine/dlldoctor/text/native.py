@@ -163,6 +163,17 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(r"(?:无法加载|無法載入|無法加載)\s*DLL\s*[\"'`“「]?(?P<dll>" + DLL_NAME + r")\b"),
         {},
     ),
+    # .NET's "Unable to load DLL" with the name DllImport gave, which has no ".dll" ("Unable to load DLL 'e_sqlite3': The
+    # specified module could not be found", "Unable to load DLL 'cimplot' or one of its dependencies"); the loader's
+    # message after it gives the code
+    (
+        "load-library",
+        fact_pattern(
+            r"(?-i:Unable to load DLL) [\"'`](?P<bare>[A-Za-z0-9_+~-][\w.+~-]{0,79})[\"'`]"
+            r"(?::| or one of its dependencies)"
+        ),
+        {},
+    ),
     # .NET's (and Unity's) DllNotFoundException without "Unable to load DLL": "DllNotFoundException: DiskUtilsWinAPI"
     ("load-library", fact_pattern(r"(?-i:\bD(?:ll|LL)NotFoundException):"), {"code": 126}),
     # ... and a BadImageFormatException a program hit, named without its message ("I encountered a strange
