@@ -17,6 +17,7 @@ from dlldoctor.diagnose.accuracy import Case, load_cases
 from dlldoctor.diagnose.differential import evidence_keys, is_loader_error, report_names
 from dlldoctor.diagnose.explain import diagnose
 from dlldoctor.diagnose.priors_build import PRIOR_CORPORA
+from dlldoctor.diagnose.words import report_words
 from dlldoctor.kb.priors import Priors
 from dlldoctor.kb.ruleset import RuleSet, load_rule_set
 from dlldoctor.text.facts import extract_facts
@@ -31,8 +32,9 @@ def without(
     category: str,
     cues: tuple[str, ...] = (),
     names: tuple[str, ...] = (),
+    words: frozenset[str] = frozenset(),
 ) -> Priors:
-    """The priors with one case's evidence keys, cues and names taken out of ``category``'s counts."""
+    """The priors with one case's evidence keys, cues, names and words taken out of ``category``'s counts."""
 
     def less(table: tuple[tuple[str, tuple[tuple[str, int], ...]], ...], mine: tuple[str, ...]) -> tuple:
         out = []
@@ -48,6 +50,7 @@ def without(
         counts=less(priors.counts, keys),
         cues=less(priors.cues, cues),
         names=less(priors.names, names),
+        words=less(priors.words, tuple(words)),
     )
 
 
@@ -60,7 +63,10 @@ def run(case: Case, rule_set: RuleSet, loo: bool) -> tuple[list[str], float]:
         cues = rule_set.cues.found(facts.data)
         named = report_names(facts)
         rs = replace(
-            rule_set, priors=without(rule_set.priors, evidence_keys(facts), case.category, cues, named)
+            rule_set,
+            priors=without(
+                rule_set.priors, evidence_keys(facts), case.category, cues, named, report_words(facts.text)
+            ),
         )
     diagnoses = diagnose(facts, rs)
     ranked = list(dict.fromkeys(d.rule.category for d in diagnoses))

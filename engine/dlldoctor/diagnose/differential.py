@@ -3,10 +3,10 @@
 A recognised loader error is summarised by an evidence key — the error code, the kind of DLL it names and the
 loading API (:func:`evidence_keys`) — and by the cues of rules/data/cues.yaml its text shows. The priors
 (rules/data/priors.yaml, counted from labelled real reports by ``dlldoctor rules priors``) say how often each
-cause explained that evidence, how often it explained reports showing each cue, and how often reports naming
-each package, module or DLL. The ranking adds the log of that ratio to each rule's score, and names up to three
-distinct causes even when fewer rules fired: a bare "DLL load failed" gets candidates, ordered by how often each
-explains it.
+cause explained that evidence, how often it explained reports showing each cue, how often reports naming
+each package, module or DLL, and how often reports using each of the most telling words. The ranking adds the
+log of that ratio to each rule's score, and names up to three distinct causes even when fewer rules fired: a
+bare "DLL load failed" gets candidates, ordered by how often each explains it.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 
+from dlldoctor.diagnose.words import report_words
 from dlldoctor.kb.messages import POPUP_KINDS
 from dlldoctor.kb.model import Examples, Rule, Text
 from dlldoctor.kb.priors import ANY, Priors
@@ -126,7 +127,8 @@ def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | Non
     priors = rule_set.priors
     cues = tuple(c for c in rule_set.cues.found(facts.data) if c in priors.cue_counts)
     names = tuple(n for n in report_names(facts) if n in priors.name_counts)
-    dist = priors.with_cues(priors.distribution(keys), cues, rule_set.cues.ids, names)
+    words = tuple(sorted(w for w in report_words(facts.text) if w in priors.word_counts))
+    dist = priors.with_cues(priors.distribution(keys), cues, rule_set.cues.ids, names, words)
     ruled_out = rule_set.ruled_out_by(facts.derived)
     if ruled_out:
         # A native program's error cannot be a conda activation, the Store's Python, Python's search path or

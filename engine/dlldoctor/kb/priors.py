@@ -19,6 +19,11 @@ ANY = "*"
 # chosen when they held 328, top-1 and top-3 rose steadily up to about 0.8 and barely beyond it.
 CUE_WEIGHT = 0.8
 CUE_SMOOTHING = 3.0
+# How much each counted word a report uses weighs (see engine/dlldoctor/diagnose/words.py): far less than a cue,
+# as a report's words say the same thing many times over. Chosen leaving one corpus out at a time (priors
+# counted without it, it scored; scripts/crossval.py): 2595 reports, top-1 51.3 % without words, 51.7 % with
+# 0.05 and 0.1, 51.8 % with 0.2, top-3 best at 0.05-0.1 (68.3 -> 68.7 / 68.6 %).
+WORD_WEIGHT = 0.1
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,7 @@ class Priors:
     cases: int = 0
     cues: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # cue -> ((category, n), ...)
     names: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # name -> ((category, n), ...)
+    words: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # word -> ((category, n), ...)
 
     @property
     def empty(self) -> bool:
@@ -67,12 +73,18 @@ class Priors:
         """name (a package, a module, a DLL) -> {category: reports}, from :attr:`names`."""
         return {name: dict(table) for name, table in self.names}
 
+    @cached_property
+    def word_counts(self) -> dict[str, dict[str, int]]:
+        """word -> {category: reports}, from :attr:`words`."""
+        return {word: dict(table) for word, table in self.words}
+
     def with_cues(
         self,
         dist: dict[str, float],
         cues: tuple[str, ...],
         known: frozenset[str] | None = None,
         names: tuple[str, ...] = (),
+        words: tuple[str, ...] = (),
     ) -> dict[str, float]:
         """``dist`` weighed by the cues a text shows, as naive Bayes would, each cue's weight damped.
 
@@ -82,7 +94,8 @@ class Priors:
         how often all reports do. Each factor is raised to :data:`CUE_WEIGHT`: cues are not independent of
         each other or of the evidence key. ``known``: the cues that can be seen at all (those of cues.yaml);
         a counted cue outside it says nothing by its absence. ``names``: the packages, modules and DLLs the text
-        names, each weighed as a cue it shows (a name it does not give says nothing).
+        names, each weighed as a cue it shows (a name it does not give says nothing). ``words``: the counted words
+        it uses, each weighed the same way with :data:`WORD_WEIGHT`.
         """
         counted = self.cue_counts
         cats = self.categories
@@ -92,15 +105,16 @@ class Priors:
             return dist
         overall = {c: (base.get(c, 0) + 1.0) / (total + len(cats)) for c in cats}
         logs = {c: math.log(max(dist.get(c, 0.0), 1e-9)) for c in cats}
-        shown_counts = [counted.get(cue, {}) for cue in cues]
-        shown_counts += [self.name_counts.get(name, {}) for name in names]
-        for counts in shown_counts:
+        shown_counts = [(CUE_WEIGHT, counted.get(cue, {})) for cue in cues]
+        shown_counts += [(CUE_WEIGHT, self.name_counts.get(name, {})) for name in names]
+        shown_counts += [(WORD_WEIGHT, self.word_counts.get(word, {})) for word in words]
+        for weight, counts in shown_counts:
             n = sum(counts.values())
             if not n:
                 continue
             for c in cats:
                 p = (counts.get(c, 0) + CUE_SMOOTHING * overall[c]) / (n + CUE_SMOOTHING)
-                logs[c] += CUE_WEIGHT * (math.log(p) - math.log(overall[c]))
+                logs[c] += weight * (math.log(p) - math.log(overall[c]))
         # A cue the text does not show is evidence too, weaker: a conda environment that was not activated is
         # rarely reported without a word of conda.
         shown = set(cues)
@@ -150,6 +164,10 @@ def priors_from_data(data: Any, categories: tuple[str, ...]) -> Priors:
             (str(name), tuple(sorted((str(c), int(n)) for c, n in (value or {}).items())))
             for name, value in sorted((data.get("names") or {}).items())
         ),
+        words=tuple(
+            (str(word), tuple(sorted((str(c), int(n)) for c, n in (value or {}).items())))
+            for word, value in sorted((data.get("words") or {}).items())
+        ),
     )
 
 
@@ -164,8 +182,11 @@ def check_priors(data: Any, categories: frozenset[str]) -> list[tuple[list[str |
     names = data.get("names") or {}
     if not isinstance(names, dict):
         return [(["names"], "expected a mapping of name to counts (run `dlldoctor rules priors`)")]
+    words = data.get("words") or {}
+    if not isinstance(words, dict):
+        return [(["words"], "expected a mapping of word to counts (run `dlldoctor rules priors`)")]
     base = data["counts"].get(ANY) if isinstance(data["counts"].get(ANY), dict) else {}
-    for part, table in (("counts", data["counts"]), ("cues", cues), ("names", names)):
+    for part, table in (("counts", data["counts"]), ("cues", cues), ("names", names), ("words", words)):
         for key, value in table.items():
             if not isinstance(value, dict):
                 problems.append(([part, str(key)], "expected a mapping of category to count"))
