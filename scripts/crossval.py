@@ -1,10 +1,11 @@
 """Leave one corpus out: for each counted corpus (and heldout3, heldout4), the priors counted without it, it scored.
 
-    python scripts/crossval.py [WORD_WEIGHT ...]
+    python scripts/crossval.py [NAME=VALUE[,NAME=VALUE...] ...]
 
 The figure for how the priors do on a batch they did not count, without the leak of leave-one-out (where a
-case's own words still chose which words are counted). Each weight given is tried in turn (default: the one
-of engine/dlldoctor/kb/priors.py). About two minutes.
+case's own words still chose which words are counted). Each argument is a setting to try, its constants of
+engine/dlldoctor/kb/priors.py, diagnose/differential.py or diagnose/explain.py changed (``WORD_WEIGHT=0.2``,
+``PRIOR_WEIGHT=1,CANDIDATE_MARGIN=0``); the constants as they are come first. About two minutes.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import dlldoctor.diagnose.differential as differential_module
+import dlldoctor.diagnose.explain as explain_module
 import dlldoctor.kb.priors as priors_module
 from dlldoctor.diagnose.accuracy import load_cases
 from dlldoctor.diagnose.explain import diagnose
@@ -25,10 +28,29 @@ ROOT = Path(__file__).resolve().parent.parent
 UNCOUNTED = ("corpus/heldout3", "corpus/heldout4")
 
 
+MODULES = (priors_module, differential_module, explain_module)
+
+
+def apply(setting: dict[str, float]) -> None:
+    for name, value in setting.items():
+        holders = [m for m in MODULES if hasattr(m, name)]
+        if not holders:
+            raise SystemExit(f"{name}: no such constant")
+        for module in holders:
+            setattr(module, name, value)
+
+
+def parse(arg: str) -> dict[str, float]:
+    return {k: float(v) for k, v in (part.split("=", 1) for part in arg.split(",") if part)}
+
+
 def main(argv: list[str]) -> int:
-    weights = [float(a) for a in argv] or [priors_module.WORD_WEIGHT]
+    settings = [{}, *(parse(a) for a in argv)]
+    names = {name for setting in settings for name in setting}
+    current = {name: next(getattr(m, name) for m in MODULES if hasattr(m, name)) for name in names}
+    labels = ["as it is", *argv]
     rule_set = load_rule_set()
-    totals = {w: [0, 0, 0] for w in weights}
+    totals = [[0, 0, 0] for _ in settings]
     for held in (*PRIOR_CORPORA, *UNCOUNTED):
         counted = [c for c in PRIOR_CORPORA if c != held]
         priors = priors_from_data(priors_data(ROOT, rule_set, counted), rule_set.priors.categories)
@@ -41,21 +63,22 @@ def main(argv: list[str]) -> int:
             for c in cases
         ]
         line = [held]
-        for w in weights:
-            priors_module.WORD_WEIGHT = w
+        for i, setting in enumerate(settings):
+            apply({**current, **setting})
             top1 = top3 = 0
             for case, f in zip(cases, facts, strict=True):
                 ranked = list(dict.fromkeys(d.rule.category for d in diagnose(f, without)))
-                rank = next((i for i, c in enumerate(ranked, 1) if c in case.expected), None)
+                rank = next((j for j, c in enumerate(ranked, 1) if c in case.expected), None)
                 top1 += rank == 1
                 top3 += rank is not None and rank <= 3
-            totals[w][0] += len(cases)
-            totals[w][1] += top1
-            totals[w][2] += top3
-            line.append(f"word weight {w}: top-1 {top1}, top-3 {top3} of {len(cases)}")
-        print("  ".join(line), flush=True)
-    for w, (n, top1, top3) in totals.items():
-        print(f"word weight {w}: {n} cases, top-1 {100 * top1 / n:.1f} %, top-3 {100 * top3 / n:.1f} %")
+            totals[i][0] += len(cases)
+            totals[i][1] += top1
+            totals[i][2] += top3
+            line.append(f"{top1}/{top3}")
+        print(f"{held} ({len(cases)} cases, top-1/top-3 per setting): {' '.join(line[1:])}", flush=True)
+    apply(current)
+    for label, (n, top1, top3) in zip(labels, totals, strict=True):
+        print(f"{label}: {n} cases, top-1 {100 * top1 / n:.1f} %, top-3 {100 * top3 / n:.1f} %")
     return 0
 
 
