@@ -220,6 +220,9 @@ def test_a_dll_said_not_loaded_or_not_found_by_dotnet_is_a_failed_load(
             "found. (0x8007007E)",
             "cimplot.dll",
         ),
+        # composed: .NET's Chinese message (its words as .NET Framework's zh-CN resources give them) with the
+        # name of h21e-010, in curly quotes
+        ("无法加载 DLL“e_sqlite3”: 找不到指定的模块。 (异常来自 HRESULT:0x8007007E)", "e_sqlite3.dll"),
     ],
 )
 def test_dotnets_unable_to_load_dll_names_the_dll_its_import_asked_for(

@@ -156,21 +156,16 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("code-mention", fact_pattern(_HRESULT + r"0x8007007F\b"), {"code": 127}),
     ("code-mention", fact_pattern(_HRESULT + r"0x800700C1\b"), {"code": 193}),
     ("code-mention", fact_pattern(_HRESULT + r"0x8007045A\b"), {"code": 1114}),
-    # .NET's "Unable to load DLL" in Chinese, simplified or traditional: "无法加载 DLL“YR3.dll”", "無法載入 DLL
-    # \"SQLite.Interop.dll\""
-    (
-        "load-library",
-        fact_pattern(r"(?:无法加载|無法載入|無法加載)\s*DLL\s*[\"'`“「]?(?P<dll>" + DLL_NAME + r")\b"),
-        {},
-    ),
-    # .NET's "Unable to load DLL" with the name DllImport gave, which has no ".dll" ("Unable to load DLL 'e_sqlite3': The
-    # specified module could not be found", "Unable to load DLL 'cimplot' or one of its dependencies"); the loader's
-    # message after it gives the code
+    # .NET's "Unable to load DLL" with the name DllImport gave, which may lack ".dll" ("Unable to load DLL 'e_sqlite3':
+    # The specified module could not be found", "Unable to load DLL 'cimplot' or one of its dependencies"), in
+    # English or in Chinese, simplified or traditional, with straight or curly quotes ("无法加载 DLL“YR3.dll”",
+    # "無法載入 DLL \"SQLite.Interop.dll\""; in Chinese a name with ".dll" may stand unquoted); the loader's message
+    # after it gives the code
     (
         "load-library",
         fact_pattern(
-            r"(?-i:Unable to load DLL) [\"'`](?P<bare>[A-Za-z0-9_+~-][\w.+~-]{0,79})[\"'`]"
-            r"(?::| or one of its dependencies)"
+            r"(?:(?-i:Unable to load DLL) |(?:无法加载|無法載入|無法加載)\s*DLL\s*)(?:[\"'`“「](?P<bare>"
+            r"[A-Za-z0-9_+~-][\w.+~-]{0,79})[\"'`”」]|(?P<dll>" + DLL_NAME + r")\b)"
         ),
         {},
     ),
