@@ -230,3 +230,24 @@ def test_dotnets_unable_to_load_dll_names_the_dll_its_import_asked_for(
 ) -> None:
     f = facts(text, rule_set)
     assert (f.error_code, f.dll) == (126, dll)
+
+
+@pytest.mark.parametrize(
+    ("text", "dll"),
+    [
+        # corpus/heldout20 (https://github.com/a327ex/BYTEPATH/issues/11): LuaJIT's own short words for 126
+        (
+            "Error: libraries/steamworks.lua:2859: cannot load module 'steam_api64': specified module not found",
+            "steam_api64.dll",
+        ),
+        # corpus/heldout20 (luajit-request): the loader's message in German after the name
+        (
+            "msg = string: \"luajit-request/luajit-curl.lua:28: cannot load module 'libcurl': Das angegebene Modul "
+            'wurde nicht gefunden."',
+            "libcurl.dll",
+        ),
+    ],
+)
+def test_luajits_ffi_load_names_the_library_it_asked_for(text: str, dll: str, rule_set: RuleSet) -> None:
+    f = facts(text, rule_set)
+    assert (f.error_code, f.dll, is_loader_error(f)) == (126, dll, True)
