@@ -251,3 +251,15 @@ def test_dotnets_unable_to_load_dll_names_the_dll_its_import_asked_for(
 def test_luajits_ffi_load_names_the_library_it_asked_for(text: str, dll: str, rule_set: RuleSet) -> None:
     f = facts(text, rule_set)
     assert (f.error_code, f.dll, is_loader_error(f)) == (126, dll, True)
+
+
+def test_rubys_loaderror_code_is_the_loaders(rule_set: RuleSet) -> None:
+    # corpus/heldout20 h20c-006 (a title)
+    f = facts("ruby loadError: 126 cannot found module", rule_set)
+    assert (f.error_code, is_loader_error(f)) == (126, True)
+
+
+def test_a_side_by_side_config_error_in_words_is_the_side_by_side_failure(rule_set: RuleSet) -> None:
+    # corpus/heldout20 h20c-005
+    text = 'I keep getting a "side-by-side config error" when starting the application. It just won\'t start.'
+    assert explain_text(text, rule_set).diagnoses[0].rule.id == "side-by-side-configuration-incorrect"

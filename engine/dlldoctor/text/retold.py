@@ -265,8 +265,13 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # the 1114 message shortened: "DLL initialization routine failed"
     ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
     *ENTRY_POINT_RETOLD,
-    # the side-by-side pop-up retold: "side-by-side configuration is incorrect when importing win32api"
-    ("retold", fact_pattern(r"\bside-by-side configuration is (?:incorrect|invalid)\b"), {"code": 14001}),
+    # the side-by-side pop-up retold: "side-by-side configuration is incorrect when importing win32api", "I keep getting
+    # a \"side-by-side config error\" when starting the application"
+    (
+        "retold",
+        fact_pattern(r"\bside-by-side config(?:uration)?(?: is (?:incorrect|invalid)| errors?\b)"),
+        {"code": 14001},
+    ),
     # the title bar of the loader's pop-up when only that was copied: "python.exe - System Error"
     ("retold", fact_pattern(r"\b[\w.-]+\.exe - (?:System Error|Entry Point Not Found)\b"), {}),
 )

@@ -57,6 +57,9 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("winerror", fact_pattern(r"\[?WinError (?P<code>-?\d+)\]?"), {}),
     ("code-mention", fact_pattern(r"\((?:error code|error|code)[ :=]*(?P<code>\d{2,5})\)"), {}),
     ("code-mention", fact_pattern(r"\bWindows Error (?P<code>0x[0-9a-f]{1,8}|\d+)\b"), {}),
+    # Ruby's LoadError puts the loader's code first: "LoadError: 126: The specified module could not be found.   -
+    # C:/x/y.so", retold in a title as "ruby loadError: 126 cannot found module"
+    ("code-mention", fact_pattern(r"\bLoadError:[ \t]*(?P<code>126|127|193|1114)\b"), {}),
     # Lua's loadlib prints a code Windows has no text for as "system error 14001".
     ("code-mention", fact_pattern(r"\bsystem error (?P<code>\d{3,5})\b"), {}),
     # Rust's io::Error prints the Windows code as "(os error 126)".
