@@ -99,6 +99,14 @@ def test_a_loader_code_said_in_other_words_is_read(text: str, code: int, rule_se
         # a Japanese FAQ's condition: "if it says VCRUNTIME140.dll cannot be found"
         "よくある質問：VCRUNTIME140.dll が見つかりません と表示された場合は、再頒布可能パッケージを入れてください。",
         "Pillow lacks nothing here; the build is fine.",
+        # advice about an entry point, no failure to find one
+        "Don't call LoadLibrary from the entry point DllMain in foo.dll",
+        "The entry point DllMain is not called when foo.dll is loaded",
+        # LuaJIT on Linux, and a Windows DLL said to be not yet loaded
+        "cannot load module 'libcurl.so.4': libcurl.so.4: cannot open shared object file: No such file or directory",
+        "kernel32.dll not loaded.",
+        # a network share's error, not a loader's
+        "System error 1326 has occurred.",
     ],
 )
 def test_words_about_a_dll_that_are_no_failure_stay_silent(text: str, rule_set: RuleSet) -> None:

@@ -1,8 +1,9 @@
 """The words of a report that the priors learn from: which causes the labelled reports using a word had.
 
 Hand-written cues (rules/data/cues.yaml) name what an engineer knows shifts the odds; these are counted
-instead. A report's words are its lower-case Latin words of three letters or more and the pairs of
-neighbouring characters of its Chinese and Japanese runs, each counted once per report. ``dlldoctor rules
+instead. A report's words are its lower-case Latin words (a letter, then two to 23 letters, digits, "+" or "#";
+a longer run is cut into pieces) and the pairs of neighbouring characters of its Chinese and Japanese runs,
+each counted once per report. ``dlldoctor rules
 priors`` keeps the words most informative about the cause among the labelled loader errors (mutual
 information, at least :data:`MIN_REPORTS` reports each) and stores their counts in priors.yaml.
 """
@@ -63,7 +64,6 @@ _COMMON = frozenset(
         "into",
         "out",
         "its",
-        "it's",
         "our",
         "your",
         "his",

@@ -127,12 +127,17 @@ BINDINGS: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     # LuaJIT's ffi.load, which names the library as the script asked for it, without ".dll", before the loader's
-    # message or its own short words for 126: "cannot load module 'libcurl': Das angegebene Modul wurde nicht
-    # gefunden.", "cannot load module 'steam_api64': specified module not found"
-    ("load-library", fact_pattern(r"\bcannot load module '(?P<bare>[A-Za-z0-9_+~-][\w.+~-]{0,79})':"), {}),
+    # message: "cannot load module 'libcurl': Das angegebene Modul wurde nicht gefunden." (a name with a dot is
+    # Linux's "libcurl.so.4" or macOS's, unless it ends in ".dll"); a LÖVE game's report prints
+    # "cannot load module 'steam_api64': specified module not found" instead of Windows' sentence
+    (
+        "load-library",
+        fact_pattern(r"\bcannot load module '(?P<bare>[A-Za-z0-9_+~-][\w+~-]{0,79}(?:\.dll)?)':"),
+        {},
+    ),
     (
         "code-mention",
-        fact_pattern(r"\bcannot load module '[^'\r\n]{1,80}': specified module not found\b"),
+        fact_pattern(r"\bcannot load module '[\w+~-]{1,80}(?:\.dll)?': specified module not found\b"),
         {"code": 126},
     ),
     # ... or before the words for a DLL's load: Ipopt's "Error 126 while loading DLL libhsl.dll"

@@ -1,7 +1,7 @@
 """The entry-point pop-up (STATUS_ENTRYPOINT_NOT_FOUND, 127) and the ordinal one (182) as people retell, retype and
 translate them: "Failed to locate procedure entry point X in dynamic link library y.dll", "Can't find access point of
-procedure (X) in DLL-file (KERNEL32.dll)", "无法在 x.dll 中定位 y 函数". Events of kind ``retold``, read with the others of
-:mod:`dlldoctor.text.retold`.
+procedure (X) in DLL-file (KERNEL32.dll)", "无法在 x.dll 中定位 y 函数". Events of kind ``retold`` (and a
+``code-mention`` for the pop-up's title alone), read with the others of :mod:`dlldoctor.text.retold`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,16 @@ _ZH_CLAUSE_END = r"[”\"'`]?\s*(?:函数|的入口点|入口点)?\s*(?:[。.!�
 # A function's name as an entry-point message gives it: camel case, an underscore, a digit or a C++ decoration in it
 # (not a word: "the", "procedure", "Windows")
 _ENTRY_POINT = r"\b(?:entry[ -]?point|access point)\b"
-_NOT_THERE = r"(?:\bnot\b|n't\b|\bcannot\b|\bunable\b|\bimpossible\b|\bfail(?:s|ed)?\b)"
+# ... what says it was not found: before the words ("can't find", "was not possible to find", "failed to locate") or
+# after the function's name ("is not found", "could not be located", "wasn't found")
+_FAILED_TO_FIND = (
+    r"(?:\b(?:can't|cant|cannot|can not|could not|couldn't|unable to|impossible to|not possible to|failed to|fails to)"
+    r" (?:find|locate)\b)"
+)
+_NOT_FOUND = (
+    r"(?:(?:is|was|has been) (?:not|n't) (?:found|located)|(?:isn't|wasn't) (?:found|located)|not found|"
+    r"(?:can't|cannot|could not|couldn't) be (?:found|located))\b"
+)
 _FUNCTION = r"(?-i:[A-Za-z_?@$][\w@?$]*(?:[a-z][A-Z]|[_@?$]|[A-Za-z]\d)[\w@?$]*)"
 # ... and what follows it there (not a name a translation split: "the rus_open Direct procedure")
 _AFTER_FUNCTION = r"[)\"'`]?\s+(?:procedure|function|in|is|was|could|can|cannot|can't|not|wasn't|isn't)\b"
@@ -109,16 +118,18 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 127},
     ),
-    # ... and any other retelling or translation of the pop-up that keeps its parts on one line: the words for an
-    # entry point, a function's name after them, a word that says it is not there, and the DLL it was looked for in:
-    # "Can't find access point of procedure (K32GetModuleFileNameExW) in DLL-file (KERNEL32.dll)", "it was not possible
-    # to find the entry point of the GetDpiForWindow procedure in the dynamic link library USER32.dll", "the entrypoint
-    # for x265_api_get_215 is not found in the library of dynamic links in avcodec-62.dll"
+    # ... and any other retelling or translation of the pop-up that keeps its parts on one line: a failure to find or
+    # locate, the words for an entry point, a function's name, and the DLL it was looked for in ("Can't find access
+    # point of procedure (K32GetModuleFileNameExW) in DLL-file (KERNEL32.dll)", "it was not possible to find the entry
+    # point of the GetDpiForWindow procedure in the dynamic link library USER32.dll"), or the words for an entry point,
+    # a function's name said not to be found, and the DLL ("the entrypoint for x265_api_get_215 is not found in the
+    # library of dynamic links in avcodec-62.dll"); not advice about an entry point ("don't call LoadLibrary from the
+    # entry point DllMain in foo.dll", "the entry point DllMain is not called when foo.dll is loaded")
     (
         "retold",
         fact_pattern(
-            _NOT_THERE
-            + r"[^\r\n]{0,60}?"
+            _FAILED_TO_FIND
+            + r"[^\r\n]{0,30}?"
             + _ENTRY_POINT
             + r"[^\r\n]{0,40}?[\s(\"'`](?P<symbol>"
             + _FUNCTION
@@ -135,10 +146,8 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
             _ENTRY_POINT
             + r"[^\r\n]{0,40}?[\s(\"'`](?P<symbol>"
             + _FUNCTION
-            + r")"
-            + _AFTER_FUNCTION
-            + r"[^\r\n]{0,40}?"
-            + _NOT_THERE
+            + r")[)\"'`]?\s+"
+            + _NOT_FOUND
             + r"[^\r\n]{0,60}?[\s(\"'`]"
             + _DLL_IN_FOLDER
         ),

@@ -74,6 +74,8 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"folder": True},
     ),
+    # OBS's log line for a plug-in it could not load: "Module '../../obs-plugins/64bit/obs-gstreamer.dll' not loaded"
+    ("retold", fact_pattern(r"\bModule '(?P<path>[^'\r\n]{0,200}?" + DLL_NAME + r")' not loaded\b"), {}),
     # "FBCapture.dll fails to load"
     ("retold", fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]? (?:failed|fails|failing) to load\b"), {}),
     # "Failed to load shared library", "cannot find the DLL", "could not load a native library"

@@ -60,8 +60,16 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # Ruby's LoadError puts the loader's code first: "LoadError: 126: The specified module could not be found.   -
     # C:/x/y.so", retold in a title as "ruby loadError: 126 cannot found module"
     ("code-mention", fact_pattern(r"\bLoadError:[ \t]*(?P<code>126|127|193|1114)\b"), {}),
-    # Lua's loadlib prints a code Windows has no text for as "system error 14001".
-    ("code-mention", fact_pattern(r"\bsystem error (?P<code>\d{3,5})\b"), {}),
+    # Lua's loadlib prints the code alone when Windows' message does not fit its buffer: "system error 14001", after
+    # "require" or "error loading module" (not "System error 1326 has occurred", a network share's)
+    (
+        "code-mention",
+        fact_pattern(
+            r"(?:\brequire\b|\bloadlib\b|\berror loading module\b)[^\r\n]{0,160}?(?:\r?\n[ \t]*)?[^\r\n]{0,40}?"
+            r"\bsystem error (?P<code>\d{3,5})\b"
+        ),
+        {},
+    ),
     # Rust's io::Error prints the Windows code as "(os error 126)".
     ("code-mention", fact_pattern(r"\bos error (?P<code>\d{1,5})\b"), {}),
     ("status", fact_pattern(r"\b(?P<code>0xc0000(?:07b|135|139|142))\b"), {}),

@@ -23,7 +23,7 @@ from dlldoctor.text.shapes import DLL_NAME, ScannedText, fact_pattern
 _AFTER_NAME = (
     r"(?:(?:is |was |are )?missing|not found|could not be (?:found|loaded)|cannot be (?:found|loaded)|"
     r"(?:does not|doesn't|doesnt) (?:exist|exsit)|(?:is|was|are|were) ?(?:not|n't) present|"
-    r"(?:fails|failed) to load|not loading|(?:was |is )?not loaded[ \t]*(?:[.!,;)]|\r?(?m:$))|(?:was |got |is )?(?:quarantined|caught) "
+    r"(?:fails|failed) to load|not loading|(?:was |got |is )?(?:quarantined|caught) "
     r"(?:by|in) (?:the |an? |my )?(?:anti-?virus|av|defender)|not (?:in|on) (?:my|your|this|the) (?:pc|computer|machine)|"
     r"找不到|缺少|缺失|丢失|无法加载|加载失败|見つかりません|が見つから|が不足|がありません|が存在しません|отсутс?т?вует)"
 )
