@@ -17,7 +17,7 @@ from pathlib import Path
 import dlldoctor.diagnose.differential as differential_module
 import dlldoctor.diagnose.explain as explain_module
 import dlldoctor.kb.priors as priors_module
-from dlldoctor.diagnose.accuracy import load_cases
+from dlldoctor.diagnose.accuracy import CaseResult, Score, load_cases
 from dlldoctor.diagnose.explain import diagnose
 from dlldoctor.diagnose.priors_build import PRIOR_CORPORA, priors_data
 from dlldoctor.kb.priors import priors_from_data
@@ -50,7 +50,7 @@ def main(argv: list[str]) -> int:
     current = {name: next(getattr(m, name) for m in MODULES if hasattr(m, name)) for name in names}
     labels = ["as it is", *argv]
     rule_set = load_rule_set()
-    totals = [[0, 0, 0] for _ in settings]
+    totals = [Score() for _ in settings]
     for held in (*PRIOR_CORPORA, *UNCOUNTED):
         counted = [c for c in PRIOR_CORPORA if c != held]
         priors = priors_from_data(priors_data(ROOT, rule_set, counted), rule_set.priors.categories)
@@ -62,23 +62,22 @@ def main(argv: list[str]) -> int:
             )
             for c in cases
         ]
-        line = [held]
+        line = []
         for i, setting in enumerate(settings):
             apply({**current, **setting})
-            top1 = top3 = 0
+            score = Score()
             for case, f in zip(cases, facts, strict=True):
-                ranked = list(dict.fromkeys(d.rule.category for d in diagnose(f, without)))
-                rank = next((j for j, c in enumerate(ranked, 1) if c in case.expected), None)
-                top1 += rank == 1
-                top3 += rank is not None and rank <= 3
-            totals[i][0] += len(cases)
-            totals[i][1] += top1
-            totals[i][2] += top3
-            line.append(f"{top1}/{top3}")
-        print(f"{held} ({len(cases)} cases, top-1/top-3 per setting): {' '.join(line[1:])}", flush=True)
+                ranked = tuple(dict.fromkeys(d.rule.category for d in diagnose(f, without)))
+                rank = CaseResult(case, ranked, (), ()).rank()
+                score = score.add(rank)
+                totals[i] = totals[i].add(rank)
+            line.append(f"{score.top1}/{score.top3}")
+        print(f"{held} ({len(cases)} cases, top-1/top-3 per setting): {' '.join(line)}", flush=True)
     apply(current)
-    for label, (n, top1, top3) in zip(labels, totals, strict=True):
-        print(f"{label}: {n} cases, top-1 {100 * top1 / n:.1f} %, top-3 {100 * top3 / n:.1f} %")
+    for label, total in zip(labels, totals, strict=True):
+        print(
+            f"{label}: {total.cases} cases, top-1 {100 * total.top1_rate:.1f} %, top-3 {100 * total.top3_rate:.1f} %"
+        )
     return 0
 
 

@@ -3,9 +3,9 @@
 Hand-written cues (rules/data/cues.yaml) name what an engineer knows shifts the odds; these are counted
 instead. A report's words are its lower-case Latin words (a letter, then two to 23 letters, digits, "+" or "#";
 a longer run is cut into pieces) and the pairs of neighbouring characters of its Chinese and Japanese runs,
-each counted once per report. ``dlldoctor rules
-priors`` keeps the words most informative about the cause among the labelled loader errors (mutual
-information, at least :data:`MIN_REPORTS` reports each) and stores their counts in priors.yaml.
+each counted once per report. ``dlldoctor rules priors`` keeps the words most informative about the cause
+among the labelled loader errors (mutual information, at least :data:`MIN_REPORTS` reports each) and stores
+their counts in priors.yaml.
 """
 
 from __future__ import annotations
@@ -19,108 +19,14 @@ _LATIN = re.compile(r"[a-z][a-z0-9+#]{2,23}")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]{2,}")
 _DIGITS = re.compile(r"\d{3,}")
 # Words that every kind of report uses, kept out before counting.
-_COMMON = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "you",
-        "with",
-        "this",
-        "that",
-        "not",
-        "are",
-        "was",
-        "but",
-        "have",
-        "has",
-        "had",
-        "from",
-        "can",
-        "all",
-        "any",
-        "when",
-        "what",
-        "which",
-        "will",
-        "would",
-        "there",
-        "their",
-        "then",
-        "than",
-        "them",
-        "they",
-        "one",
-        "two",
-        "use",
-        "used",
-        "using",
-        "get",
-        "got",
-        "also",
-        "just",
-        "like",
-        "some",
-        "into",
-        "out",
-        "its",
-        "our",
-        "your",
-        "his",
-        "her",
-        "she",
-        "him",
-        "how",
-        "why",
-        "where",
-        "who",
-        "been",
-        "being",
-        "were",
-        "did",
-        "does",
-        "doing",
-        "done",
-        "yes",
-        "may",
-        "might",
-        "could",
-        "should",
-        "must",
-        "shall",
-        "very",
-        "more",
-        "most",
-        "much",
-        "many",
-        "such",
-        "only",
-        "other",
-        "same",
-        "each",
-        "both",
-        "few",
-        "own",
-        "too",
-        "well",
-        "even",
-        "still",
-        "here",
-        "now",
-        "again",
-        "about",
-        "after",
-        "before",
-        "above",
-        "below",
-        "over",
-        "under",
-        "between",
-        "through",
-        "during",
-        "while",
-    ]
+_COMMON_WORDS = (
+    "the and for you with this that not are was but have has had from can all any when what which will would "
+    "there their then than them they one two use used using get got also just like some into out its our your "
+    "his her she him how why where who been being were did does doing done yes may might could should must "
+    "shall very more most much many such only other same each both few own too well even still here now again "
+    "about after before above below over under between through during while"
 )
+_COMMON = frozenset(_COMMON_WORDS.split())
 MIN_REPORTS = 5  # a word fewer labelled reports use says nothing the counts can trust
 KEPT = 400  # how many words the priors keep, the most informative first
 _LONGEST = 20_000  # characters of a text read for its words

@@ -147,28 +147,23 @@ def log_prior(p: float) -> float:
 
 
 def priors_from_data(data: Any, categories: tuple[str, ...]) -> Priors:
-    counts = data.get("counts") or {}
     return Priors(
         categories=categories,
-        counts=tuple(
-            (str(key), tuple(sorted((str(c), int(n)) for c, n in (value or {}).items())))
-            for key, value in sorted(counts.items())
-        ),
+        counts=_table(data, "counts"),
         smoothing=float(data.get("smoothing", 2.0)),
         sources=tuple(str(s) for s in data.get("sources") or ()),
         cases=int(data.get("cases", 0)),
-        cues=tuple(
-            (str(cue), tuple(sorted((str(c), int(n)) for c, n in (value or {}).items())))
-            for cue, value in sorted((data.get("cues") or {}).items())
-        ),
-        names=tuple(
-            (str(name), tuple(sorted((str(c), int(n)) for c, n in (value or {}).items())))
-            for name, value in sorted((data.get("names") or {}).items())
-        ),
-        words=tuple(
-            (str(word), tuple(sorted((str(c), int(n)) for c, n in (value or {}).items())))
-            for word, value in sorted((data.get("words") or {}).items())
-        ),
+        cues=_table(data, "cues"),
+        names=_table(data, "names"),
+        words=_table(data, "words"),
+    )
+
+
+def _table(data: Any, part: str) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """One part of a priors file (key -> {category: n}) as sorted tuples."""
+    return tuple(
+        (str(key), tuple(sorted((str(c), int(n)) for c, n in (value or {}).items())))
+        for key, value in sorted((data.get(part) or {}).items())
     )
 
 
