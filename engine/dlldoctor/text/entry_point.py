@@ -11,8 +11,11 @@ from typing import Any
 from dlldoctor.text.shapes import DLL_NAME, FactPattern, fact_pattern
 
 # The DLL an entry-point message ends with, perhaps quoted and with its folder: "in the Qt5Core.dll", "in dynamic
-# link library D:\\x\\y.dll"
-_DLL_IN_FOLDER = r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r")\b"
+# link library D:\\x\\y.dll"; the pop-up names the module whose import failed, which may be the program itself
+# ("in the dynamic link library C:\\Tools\\coreutils.exe")
+_DLL_IN_FOLDER = (
+    r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r"|[A-Za-z0-9_.+~-]+\.exe)\b"
+)
 
 # "无法在 x.dll 中", "无法在动态链接库 x.dll 中", .NET's "无法在 DLL“x.dll”中": where the Chinese retellings of the
 # entry-point pop-up name the DLL
@@ -28,7 +31,7 @@ _ZH_CLAUSE_END = r"[”\"'`]?\s*(?:函数|的入口点|入口点)?\s*(?:[。.!�
 
 # A function's name as an entry-point message gives it: camel case, an underscore, a digit or a C++ decoration in it
 # (not a word: "the", "procedure", "Windows")
-_ENTRY_POINT = r"\b(?:entry[ -]?point|access point)\b"
+_ENTRY_POINT = r"\b(?:entry[ -]?point|access point|program input point)\b"
 # ... what says it was not found: before the words ("can't find", "was not possible to find", "failed to locate") or
 # after the function's name ("is not found", "could not be located", "wasn't found")
 _FAILED_TO_FIND = (
@@ -44,8 +47,13 @@ _FUNCTION = r"(?-i:[A-Za-z_?@$][\w@?$]*(?:[a-z][A-Z]|[_@?$]|[A-Za-z]\d)[\w@?$]*)
 _AFTER_FUNCTION = r"[)\"'`]?\s+(?:procedure|function|in|is|was|could|can|cannot|can't|not|wasn't|isn't)\b"
 
 ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
-    # the entry-point pop-up told by its title in brackets: "this dialog (Entry Point Not Found)"
-    ("code-mention", fact_pattern(r"(?-i:\(Entry Point Not Found\))"), {"code": 127}),
+    # the entry-point pop-up told by its title in brackets or quotes: "this dialog (Entry Point Not Found)", 'it says:
+    # "Entry Point Not Found" every time'
+    (
+        "code-mention",
+        fact_pattern(r"(?-i:\(Entry ?Point Not Found\)|[\"“]Entry ?Point Not Found[\"”])"),
+        {"code": 127},
+    ),
     # ... or in words, with its DLL (an entry point alone is also a program's main, a bundler's or an engine's):
     # "Failed to locate procedure entry point X in dynamic link library D:\\x\\y.dll", "Could not find X procedure
     # entry point in dynamic link library C:\\…"

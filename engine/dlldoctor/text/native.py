@@ -108,6 +108,11 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     ("code-mention", fact_pattern(r"\bdll could not be loaded:?[ \t]*(?P<code>126|127|193|1114)\b"), {}),
+    # a launcher's own words with the loader's code: "Error loading DLL: 126"
+    ("code-mention", fact_pattern(r"\berror loading (?:the )?dll:?[ \t]*(?P<code>126|127|193|1114)\b"), {}),
+    # onnxruntime's words when its CUDA provider's DLLs do not load: "CUDA_PATH is set but CUDA wasn't able to be
+    # loaded. Please install the correct version of CUDA and cuDNN"
+    ("load-library", fact_pattern(r"\bCUDA_PATH is set but CUDA wasn't able to be loaded\b"), {"code": 126}),
     # LoadLibraryEx's failure as a tool prints it: "setdll.exe: LoadLibraryEx(version-x64.dll) failed with error 126."
     (
         "load-library",
@@ -266,8 +271,16 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # ERROR_MOD_NOT_FOUND and ERROR_PROC_NOT_FOUND in its low word ("Unhandled exception Code:0xC06D007E", Windows
     # Error Reporting's "Exception Code: c06d007e"); not a filter in code that catches it on purpose
     # ("GetExceptionCode() == 0xC06D007E", "case 0xc06d007e:", a table's row)
-    ("status", fact_pattern(_STATUS_SAID + r"(?:0x)?c06d007e\b"), {"code": 126}),
-    ("status", fact_pattern(_STATUS_SAID + r"(?:0x)?c06d007f\b"), {"code": 127}),
+    (
+        "status",
+        fact_pattern(_STATUS_SAID + r"(?:0x)?c06d007e\b|\b0xC06D007E: Module not found\b"),
+        {"code": 126},
+    ),
+    (
+        "status",
+        fact_pattern(_STATUS_SAID + r"(?:0x)?c06d007f\b|\b0xC06D007F: Procedure not found\b"),
+        {"code": 127},
+    ),
     # STATUS_VIRUS_INFECTED, the start-up pop-up's "unable to start correctly (0xc0000906)": an antivirus refused
     # the image, as Win32's ERROR_VIRUS_INFECTED (225) says for a file
     (
@@ -276,6 +289,24 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
             r"\(0xc0000906\)|" + _STATUS_SAID + r"0xc0000906\b|" + _STATUS_NAMED.format(name="VIRUS_INFECTED")
         ),
         {"code": 225},
+    ),
+    # Wine's loader log: a DLL a program imports is not there ('err:module:import_dll Library libgdal-20.dll (which is
+    # needed by L"C:\\Program Files\\Mapper\\Mapper.exe") not found'), or the imports failed as a whole
+    # ("err:module:LdrInitializeThunk Importing dlls for L\"C:\\x\\y.exe\" failed, status c0000135")
+    (
+        "load-library",
+        fact_pattern(
+            r"\berr:module:import_dll (?:Loading )?[Ll]ibrary (?P<dll>"
+            + DLL_NAME
+            + r") \(which is needed by "
+            r"[^\r\n]{1,300}?\) not found"
+        ),
+        {"code": 126, "leaf": True},
+    ),
+    (
+        "status",
+        fact_pattern(r"\berr:module:LdrInitializeThunk [^\r\n]{0,300}? failed, status c0000135\b"),
+        {"code": 0xC0000135},
     ),
     # Cygwin's and MSYS2's own loader: "error while loading shared libraries: msys-2.0.dll: cannot open shared
     # object file".

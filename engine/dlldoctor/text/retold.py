@@ -216,6 +216,17 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 126},
     ),
+    # ... with the name as a user copied it, without ".dll": "The code execution cannot proceed because cudart64_80 was
+    # not found" (a name with a digit in it, as DLLs' names have, not "because it was not found")
+    (
+        "retold",
+        fact_pattern(
+            r"\bcode execution (?:cannot|can't|can not|could not|couldn't) (?:proceed|continue) because [\"'`]?"
+            r"(?P<bare>[A-Za-z][\w+~-]*\d[\w+~-]*)[\"'`]? (?:was not|wasn't|is not|isn't|could not be|couldn't be)"
+            r" found\b"
+        ),
+        {"code": 126},
+    ),
     # ... and in other words, as a translated pop-up says it: "Can't continue execution because libgcc_s_seh-1.dll does
     # not exist"
     (
@@ -264,8 +275,9 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ),
     # the end of Python 3.8+'s ctypes message, its start cut off: "Try using the full path with constructor syntax."
     ("retold", fact_pattern(r"\bTry using the full path with constructor syntax\b"), {"code": 126}),
-    # the 1114 message shortened: "DLL initialization routine failed"
-    ("code-mention", fact_pattern(r"\bdll initiali[sz]ation routine failed\b"), {"code": 1114}),
+    # the 1114 message shortened: "DLL initialization routine failed", "The dynamic link library (DLL) initialization
+    # routine failed"
+    ("code-mention", fact_pattern(r"(?:\bdll|\(dll\)) initiali[sz]ation routine failed\b"), {"code": 1114}),
     *ENTRY_POINT_RETOLD,
     # the side-by-side pop-up retold: "side-by-side configuration is incorrect when importing win32api", "I keep getting
     # a \"side-by-side config error\" when starting the application"
