@@ -1,7 +1,7 @@
 """Loader failures as logs, debuggers and retyped pop-ups print them: Wine's loader log, Visual Studio's delay-load
 exception, 1114's message with "(DLL)", the start-up pop-up with a name copied without ".dll", the entry-point pop-up
 translated back from Chinese and naming a program, its title in quotes, 193's message from German, a launcher's
-"Error loading DLL: 126" and onnxruntime's CUDA words. Each text is a real report's (its source beside it) or a
+"Error loading DLL: 126", ctypes' missing function and onnxruntime's CUDA words. Each text is a real report's (its source beside it) or a
 healthy text that must stay silent."""
 
 from __future__ import annotations
@@ -64,6 +64,14 @@ from dlldoctor.kb.ruleset import RuleSet
         ),
         # https://github.com/Steven-Qiang/nuitka-dll-bootloader/issues/1
         ("boot.exe Active.exe\nargv[0]: Active.exe\nError loading DLL: 126", (126,), None),
+        # https://github.com/pyserial/pyserial/issues/132 (ctypes asking Windows XP's kernel32 for a Vista function)
+        (
+            '  File "C:\\Python34\\lib\\ctypes\\__init__.py", line 369, in __getitem__\n'
+            "    func = self._FuncPtr((name_or_ordinal, self))\n"
+            "AttributeError: function 'CancelIoEx' not found",
+            (127,),
+            None,
+        ),
         # https://github.com/hacksider/Deep-Live-Cam/issues/948
         (
             "CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of CUDA and cuDNN "
@@ -102,6 +110,8 @@ def test_a_function_windows_11_added_missing_from_the_program_is_an_older_window
         # a function's name only, no failure to find it
         "The program input point of a service is its ServiceMain function.",
         "Entry Point Not Found errors are described in the FAQ.",
+        # Python's own AttributeError about a module, not ctypes' function lookup
+        "AttributeError: module 'numpy' has no attribute 'float'",
     ],
 )
 def test_words_near_those_shapes_that_are_no_failure_stay_silent(text: str, rule_set: RuleSet) -> None:

@@ -139,6 +139,13 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 126},
     ),
     ("ctypes", fact_pattern(r"Could not find module \"(?P<path>" + PATH + r")\""), {"code": 126}),
+    # ctypes asked a loaded DLL for a function it does not export (GetProcAddress's 127): "AttributeError: function
+    # 'CancelIoEx' not found"
+    (
+        "ctypes",
+        fact_pattern(r"\bAttributeError: function '(?P<symbol>[A-Za-z_?@$][\w@?$]{0,119})' not found"),
+        {"code": 127},
+    ),
     (
         "load-library",
         fact_pattern(
