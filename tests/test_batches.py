@@ -48,6 +48,7 @@ BATCHES = (
     Batch(21, "twenty-first", 183, 161),  # 192 merged, nine overlaps dropped unread
     Batch(22, "twenty-second", 316, 294),  # 333 written, three over the per-repository cap, 14 overlaps
     Batch(23, "twenty-third", 152, 140),  # 158 written, six overlaps dropped unread
+    Batch(24, "twenty-fourth", 216, 195),  # 229 written, three over the per-repository cap, ten overlaps
 )
 # The first three batches marked each text a paste or a title only, and did not say which process it came from.
 TWO_KINDS = frozenset({9, 10, 11})
