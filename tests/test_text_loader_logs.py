@@ -62,6 +62,39 @@ from dlldoctor.kb.ruleset import RuleSet
             (193,),
             None,
         ),
+        # Wine's other import failure and its whole-import line in later and earlier releases (ntdll/loader.c)
+        (
+            '0024:err:module:import_dll Loading library MSVCP140.dll (which is needed by L"C:\\\\x\\\\y.exe") failed '
+            "(error c000007b).",
+            (0xC000007B,),
+            "msvcp140.dll",
+        ),
+        (
+            '0024:err:module:loader_init Importing dlls for L"C:\\\\x\\\\y.exe" failed, status c0000135',
+            (0xC0000135,),
+            None,
+        ),
+        (
+            '0024:err:module:attach_dlls Importing dlls for L"C:\\\\x\\\\y.exe" failed, status c0000135',
+            (0xC0000135,),
+            None,
+        ),
+        # the pop-up's title quoted as what the program said, in single quotes and lower case
+        ("it says 'entry point not found' every time I start it", (127,), None),
+        # the translated pop-up with "on", and a program whose name has a space
+        (
+            "Unable to locate program input point GetTempPath2W on dynamic link library "
+            "C:\\ProgramFiles\\coreutils\\coreutils.exe.",
+            (127,),
+            "coreutils.exe",
+        ),
+        (
+            "Unable to locate the program input point GetTempPath2W in the dynamic link library "
+            "C:\\Program Files\\My App\\My App.exe.",
+            (127,),
+            "my app.exe",
+        ),
+        ("Error loading DLL 'nvcuda.dll': 126", (126,), "nvcuda.dll"),
         # https://github.com/Steven-Qiang/nuitka-dll-bootloader/issues/1
         ("boot.exe Active.exe\nargv[0]: Active.exe\nError loading DLL: 126", (126,), None),
         # https://github.com/pyserial/pyserial/issues/132 (ctypes asking Windows XP's kernel32 for a Vista function)
@@ -70,6 +103,13 @@ from dlldoctor.kb.ruleset import RuleSet
             "    func = self._FuncPtr((name_or_ordinal, self))\n"
             "AttributeError: function 'CancelIoEx' not found",
             (127,),
+            None,
+        ),
+        # older onnxruntime releases' "wasnt"
+        (
+            "CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasnt able to be loaded. Please install the "
+            "correct version of CUDA andcuDNN",
+            (126,),
             None,
         ),
         # https://github.com/hacksider/Deep-Live-Cam/issues/948
@@ -101,15 +141,23 @@ def test_a_function_windows_11_added_missing_from_the_program_is_an_older_window
 @pytest.mark.parametrize(
     "text",
     [
-        # a Wine log line that is no failure to load
-        'err:module:import_dll Loading library libfoo.dll (which is needed by L"C:\\\\x\\\\y.exe") succeeded',
-        # the exception code filtered on purpose in code
+        # Wine's log of a DLL that did load
+        '0024:trace:module:load_dll Loaded L"C:\\\\windows\\\\system32\\\\msvcp140.dll" at 0x7b000000: builtin',
+        # the exception code filtered on purpose in code, or named in a comment
         "if (GetExceptionCode() == 0xC06D007E) return EXCEPTION_EXECUTE_HANDLER;",
-        # a sentence with no DLL's name after "because"
+        "    // 0xC06D007E: Module not found\n    case VcppException(ERROR_SEVERITY_ERROR, ERROR_MOD_NOT_FOUND):",
+        # a sentence with no DLL's name after "because", or a name the pop-up's words do not follow
         "The code execution cannot proceed because it was not found on the server.",
+        "The code execution cannot proceed because x64 is not found in the registry",
         # a function's name only, no failure to find it
         "The program input point of a service is its ServiceMain function.",
         "Entry Point Not Found errors are described in the FAQ.",
+        # the entry-point pop-up's title searched for, a page so titled, a program's own message box, a program's main
+        'Searching the wiki for "Entry Point Not Found" turns up nothing useful about this plugin API.',
+        'The docs page titled "Entry Point Not Found" explains how exports work.',
+        'MessageBoxW(NULL, L"The procedure could not be found.", L"Entry Point Not Found", MB_ICONERROR);',
+        "error: could not find entry point main in hello.exe",
+        "Could not find the entry point WinMainCRTStartup in app.exe; check /SUBSYSTEM",
         # Python's own AttributeError about a module, not ctypes' function lookup
         "AttributeError: module 'numpy' has no attribute 'float'",
     ],

@@ -11,11 +11,8 @@ from typing import Any
 from dlldoctor.text.shapes import DLL_NAME, FactPattern, fact_pattern
 
 # The DLL an entry-point message ends with, perhaps quoted and with its folder: "in the Qt5Core.dll", "in dynamic
-# link library D:\\x\\y.dll"; the pop-up names the module whose import failed, which may be the program itself
-# ("in the dynamic link library C:\\Tools\\coreutils.exe")
-_DLL_IN_FOLDER = (
-    r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r"|[A-Za-z0-9_.+~-]+\.exe)\b"
-)
+# link library D:\\x\\y.dll"
+_DLL_IN_FOLDER = r"[\"'`]?(?:[A-Za-z]:[\\/][^\r\n\"'`]*?[\\/])?(?P<dll>" + DLL_NAME + r")\b"
 
 # "无法在 x.dll 中", "无法在动态链接库 x.dll 中", .NET's "无法在 DLL“x.dll”中": where the Chinese retellings of the
 # entry-point pop-up name the DLL
@@ -31,7 +28,7 @@ _ZH_CLAUSE_END = r"[”\"'`]?\s*(?:函数|的入口点|入口点)?\s*(?:[。.!�
 
 # A function's name as an entry-point message gives it: camel case, an underscore, a digit or a C++ decoration in it
 # (not a word: "the", "procedure", "Windows")
-_ENTRY_POINT = r"\b(?:entry[ -]?point|access point|program input point)\b"
+_ENTRY_POINT = r"\b(?:entry[ -]?point|access point)\b"
 # ... what says it was not found: before the words ("can't find", "was not possible to find", "failed to locate") or
 # after the function's name ("is not found", "could not be located", "wasn't found")
 _FAILED_TO_FIND = (
@@ -47,11 +44,15 @@ _FUNCTION = r"(?-i:[A-Za-z_?@$][\w@?$]*(?:[a-z][A-Z]|[_@?$]|[A-Za-z]\d)[\w@?$]*)
 _AFTER_FUNCTION = r"[)\"'`]?\s+(?:procedure|function|in|is|was|could|can|cannot|can't|not|wasn't|isn't)\b"
 
 ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
-    # the entry-point pop-up told by its title in brackets or quotes: "this dialog (Entry Point Not Found)", 'it says:
-    # "Entry Point Not Found" every time'
+    # the entry-point pop-up told by its title in brackets, or quoted as what a program says: "this dialog (Entry Point
+    # Not Found)", 'it says: "Entry Point Not Found" every time' (not a search for it, a page so titled, a program's
+    # own MessageBox call)
     (
         "code-mention",
-        fact_pattern(r"(?-i:\(Entry ?Point Not Found\)|[\"“]Entry ?Point Not Found[\"”])"),
+        fact_pattern(
+            r"(?-i:\(Entry ?Point Not Found\))|\b(?:says?|said|saying|shows?|showed|showing|gives?|gave|getting|get|got)"
+            r"[: ]+[\"'“‘]Entry ?Point Not Found[\"'”’]"
+        ),
         {"code": 127},
     ),
     # ... or in words, with its DLL (an entry point alone is also a program's main, a bundler's or an engine's):
@@ -217,7 +218,9 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 127},
     ),
     # "Entry point Latin1@QString@QByteArray not found in opencv_highgui320.dll"; the Chinese pop-up machine
-    # translated: "Unable to locate the program input point in DiscardVirtualMemory dynamic link library KERNEL.dll"
+    # translated: "Unable to locate the program input point in DiscardVirtualMemory dynamic link library KERNEL.dll",
+    # "Cannot locate the program input point GetTempPath2W in the dynamic link library C:\\x\\coreutils.exe" (the
+    # pop-up names the module whose import failed, which may be the program itself), "… on dynamic link library …"
     (
         "retold",
         fact_pattern(
@@ -230,8 +233,10 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\b(?:unable to|cannot|could not) locate (?:the )?program (?:input|entry) point\b[^\r\n]{0,120}?"
-            r"(?:dynamic link library [\"'`]?(?P<dll>" + DLL_NAME + r")\b|\bin dll\b)"
+            r"\b(?:unable to|cannot|can't|could not) locate (?:the )?program (?:input|entry) point\s+(?:in\s+)?"
+            r"(?:(?P<symbol>" + _FUNCTION + r")\b)?[^\r\n]{0,120}?"
+            r"(?:dynamic link library [\"'`]?(?:[A-Za-z]:[\\/](?:[^\r\n\"'`]*[\\/])?)?"
+            r"(?P<dll>[^\\/\r\n\"'`]*?\.(?:dll|pyd|exe))\b|\bin dll\b)"
         ),
         {"code": 127},
     ),

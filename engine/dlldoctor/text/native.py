@@ -108,11 +108,19 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     ("code-mention", fact_pattern(r"\bdll could not be loaded:?[ \t]*(?P<code>126|127|193|1114)\b"), {}),
-    # a launcher's own words with the loader's code: "Error loading DLL: 126"
-    ("code-mention", fact_pattern(r"\berror loading (?:the )?dll:?[ \t]*(?P<code>126|127|193|1114)\b"), {}),
+    # a launcher's own words with the loader's code: "Error loading DLL: 126", "Error loading DLL 'nvcuda.dll': 126"
+    (
+        "code-mention",
+        fact_pattern(
+            r"\berror loading (?:the )?dll(?: [\"'](?P<dll>"
+            + DLL_NAME
+            + r")[\"'])?:?[ \t]*(?P<code>126|127|193|1114)\b"
+        ),
+        {},
+    ),
     # onnxruntime's words when its CUDA provider's DLLs do not load: "CUDA_PATH is set but CUDA wasn't able to be
-    # loaded. Please install the correct version of CUDA and cuDNN"
-    ("load-library", fact_pattern(r"\bCUDA_PATH is set but CUDA wasn't able to be loaded\b"), {"code": 126}),
+    # loaded. Please install the correct version of CUDA and cuDNN", "wasnt" in older releases
+    ("load-library", fact_pattern(r"\bCUDA_PATH is set but CUDA wasn'?t able to be loaded\b"), {"code": 126}),
     # LoadLibraryEx's failure as a tool prints it: "setdll.exe: LoadLibraryEx(version-x64.dll) failed with error 126."
     (
         "load-library",
@@ -269,16 +277,17 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("status", fact_pattern(_STATUS_NAMED.format(name="DLL_INIT_FAILED")), {"code": 0xC0000142}),
     # a delay-loaded DLL or function the loader could not find, as the C++ exception the delay-load helper raises,
     # ERROR_MOD_NOT_FOUND and ERROR_PROC_NOT_FOUND in its low word ("Unhandled exception Code:0xC06D007E", Windows
-    # Error Reporting's "Exception Code: c06d007e"); not a filter in code that catches it on purpose
+    # Error Reporting's "Exception Code: c06d007e", Visual Studio's "… in test.exe: 0xC06D007E: Module not found.");
+    # not a filter in code that catches it on purpose
     # ("GetExceptionCode() == 0xC06D007E", "case 0xc06d007e:", a table's row)
     (
         "status",
-        fact_pattern(_STATUS_SAID + r"(?:0x)?c06d007e\b|\b0xC06D007E: Module not found\b"),
+        fact_pattern(_STATUS_SAID + r"(?:0x)?c06d007e\b|\.exe: 0xC06D007E: Module not found\b"),
         {"code": 126},
     ),
     (
         "status",
-        fact_pattern(_STATUS_SAID + r"(?:0x)?c06d007f\b|\b0xC06D007F: Procedure not found\b"),
+        fact_pattern(_STATUS_SAID + r"(?:0x)?c06d007f\b|\.exe: 0xC06D007F: Procedure not found\b"),
         {"code": 127},
     ),
     # STATUS_VIRUS_INFECTED, the start-up pop-up's "unable to start correctly (0xc0000906)": an antivirus refused
@@ -290,22 +299,45 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 225},
     ),
-    # Wine's loader log: a DLL a program imports is not there ('err:module:import_dll Library libgdal-20.dll (which is
-    # needed by L"C:\\Program Files\\Mapper\\Mapper.exe") not found'), or the imports failed as a whole
-    # ("err:module:LdrInitializeThunk Importing dlls for L\"C:\\x\\y.exe\" failed, status c0000135")
+    # Wine's loader log (ntdll's loader.c): a DLL a program imports is not there ('err:module:import_dll Library
+    # libgdal-20.dll (which is needed by L"C:\\Program Files\\Mapper\\Mapper.exe") not found'), or it did not load for
+    # another status ("err:module:import_dll Loading library MSVCP140.dll (which is needed by L\"C:\\x\\y.exe\") failed
+    # (error c000007b)."), or the program's imports failed as a whole, a line the loader prints under another function
+    # in each Wine release ("err:module:LdrInitializeThunk Importing dlls for L\"C:\\x\\y.exe\" failed, status c0000135",
+    # "err:module:loader_init …", "err:module:attach_dlls …")
     (
         "load-library",
         fact_pattern(
-            r"\berr:module:import_dll (?:Loading )?[Ll]ibrary (?P<dll>"
+            r"\berr:module:import_dll Library (?P<dll>"
             + DLL_NAME
-            + r") \(which is needed by "
-            r"[^\r\n]{1,300}?\) not found"
+            + r") \(which is needed by [^\r\n]{1,300}?\) not found"
         ),
         {"code": 126, "leaf": True},
     ),
     (
+        "load-library",
+        fact_pattern(
+            r"\berr:module:import_dll Loading library (?P<dll>"
+            + DLL_NAME
+            + r") \(which is needed by [^\r\n]{1,300}?\) failed \(error c000007b\)"
+        ),
+        {"code": 0xC000007B, "leaf": True},
+    ),
+    (
+        "load-library",
+        fact_pattern(
+            r"\berr:module:import_dll Loading library (?P<dll>"
+            + DLL_NAME
+            + r") \(which is needed by [^\r\n]{1,300}?\) failed \(error (?-i:c0000(?:135|139|142))\)"
+        ),
+        {"leaf": True},
+    ),
+    (
         "status",
-        fact_pattern(r"\berr:module:LdrInitializeThunk [^\r\n]{0,300}? failed, status c0000135\b"),
+        fact_pattern(
+            r"\berr:module:\w{1,40} (?:Importing dlls|Main fwd initialization) for [^\r\n]{0,300}? failed, status "
+            r"c0000135\b"
+        ),
         {"code": 0xC0000135},
     ),
     # Cygwin's and MSYS2's own loader: "error while loading shared libraries: msys-2.0.dll: cannot open shared

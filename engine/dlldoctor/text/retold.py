@@ -217,13 +217,13 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 126},
     ),
     # ... with the name as a user copied it, without ".dll": "The code execution cannot proceed because cudart64_80 was
-    # not found" (a name with a digit in it, as DLLs' names have, not "because it was not found")
+    # not found" (the pop-up's own "was not found" after a name with a digit in it, as DLLs' names have; not "because it
+    # was not found", nor "because x64 is not found in the registry")
     (
         "retold",
         fact_pattern(
             r"\bcode execution (?:cannot|can't|can not|could not|couldn't) (?:proceed|continue) because [\"'`]?"
-            r"(?P<bare>[A-Za-z][\w+~-]*\d[\w+~-]*)[\"'`]? (?:was not|wasn't|is not|isn't|could not be|couldn't be)"
-            r" found\b"
+            r"(?P<bare>[A-Za-z][\w+~-]*\d[\w+~-]*)[\"'`]? (?:was not|wasn't) found\b"
         ),
         {"code": 126},
     ),
