@@ -310,7 +310,7 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             r"\berr:module:import_dll Library (?P<dll>"
             + DLL_NAME
-            + r") \(which is needed by [^\r\n]{1,300}?\) not found"
+            + r") \(which is needed by [^\r\n]+?\) not found"
         ),
         {"code": 126, "leaf": True},
     ),
@@ -319,7 +319,7 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             r"\berr:module:import_dll Loading library (?P<dll>"
             + DLL_NAME
-            + r") \(which is needed by [^\r\n]{1,300}?\) failed \(error c000007b\)"
+            + r") \(which is needed by [^\r\n]+?\) failed \(error c000007b\)"
         ),
         {"code": 0xC000007B, "leaf": True},
     ),
@@ -328,14 +328,14 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         fact_pattern(
             r"\berr:module:import_dll Loading library (?P<dll>"
             + DLL_NAME
-            + r") \(which is needed by [^\r\n]{1,300}?\) failed \(error (?-i:c0000(?:135|139|142))\)"
+            + r") \(which is needed by [^\r\n]+?\) failed \(error (?-i:c0000(?:135|139|142))\)"
         ),
         {"leaf": True},
     ),
     (
         "status",
         fact_pattern(
-            r"\berr:module:\w{1,40} (?:Importing dlls|Main fwd initialization) for [^\r\n]{0,300}? failed, status "
+            r"\berr:module:\w+ (?:Importing dlls|Main fwd initialization) for [^\r\n]*? failed, status "
             r"c0000135\b"
         ),
         {"code": 0xC0000135},
