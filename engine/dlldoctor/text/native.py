@@ -32,6 +32,20 @@ _HEX_CODE = (
     r"(?:0x0{{0,6}}|0{{4,6}}){low}\b|\((?:0x)?0{{4,6}}{low}\)"
 )
 
+
+def _wine_import(words: str, outcome: str) -> FactPattern:
+    """Wine's log line for one DLL a program imports: "err:module:import_dll <words> X.dll (which is needed by …)
+    <outcome>"."""
+    return fact_pattern(
+        r"\berr:module:import_dll "
+        + words
+        + r" (?P<dll>"
+        + DLL_NAME
+        + r") \(which is needed by [^\r\n]+?\) "
+        + outcome
+    )
+
+
 NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # Electron's and other loaders' "Library file not found: C:\\...\\libfoo_amd64.dll"
     (
@@ -305,31 +319,15 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # (error c000007b)."), or the program's imports failed as a whole, a line the loader prints under another function
     # in each Wine release ("err:module:LdrInitializeThunk Importing dlls for L\"C:\\x\\y.exe\" failed, status c0000135",
     # "err:module:loader_init …", "err:module:attach_dlls …")
+    ("load-library", _wine_import("Library", r"not found"), {"code": 126, "leaf": True}),
     (
         "load-library",
-        fact_pattern(
-            r"\berr:module:import_dll Library (?P<dll>"
-            + DLL_NAME
-            + r") \(which is needed by [^\r\n]+?\) not found"
-        ),
-        {"code": 126, "leaf": True},
-    ),
-    (
-        "load-library",
-        fact_pattern(
-            r"\berr:module:import_dll Loading library (?P<dll>"
-            + DLL_NAME
-            + r") \(which is needed by [^\r\n]+?\) failed \(error c000007b\)"
-        ),
+        _wine_import("Loading library", r"failed \(error c000007b\)"),
         {"code": 0xC000007B, "leaf": True},
     ),
     (
         "load-library",
-        fact_pattern(
-            r"\berr:module:import_dll Loading library (?P<dll>"
-            + DLL_NAME
-            + r") \(which is needed by [^\r\n]+?\) failed \(error (?-i:c0000(?:135|139|142))\)"
-        ),
+        _wine_import("Loading library", r"failed \(error (?-i:c0000(?:135|139|142))\)"),
         {"leaf": True},
     ),
     (

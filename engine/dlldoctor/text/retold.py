@@ -12,6 +12,10 @@ from typing import Any
 from dlldoctor.text.entry_point import ENTRY_POINT_RETOLD
 from dlldoctor.text.shapes import DLL_NAME, PATH, FactPattern, ScannedText, fact_pattern
 
+# The start-up pop-up's words before the missing DLL's name, retyped: "The code execution can't proceed because "
+_CODE_EXECUTION_BECAUSE = (
+    r"\bcode execution (?:cannot|can't|can not|could not|couldn't) (?:proceed|continue) because [\"'`]?"
+)
 # A line that quotes a failure in a fix or an answer, not one seen: a changelog's "- Fixed ...", "v2.1: fixed ...",
 # "fix(loader): ...", "Changelog 2.1: fixed ...", an FAQ's "if you see ...", "si al abrir el juego aparece ...",
 # "…と表示された場合は".
@@ -208,8 +212,8 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\bcode execution (?:cannot|can't|can not|could not|couldn't) (?:proceed|continue) because [\"'`]?"
-            r"(?P<dll>"
+            _CODE_EXECUTION_BECAUSE
+            + r"(?P<dll>"
             + DLL_NAME
             + r")[\"'`]? (?:was not|wasn't|was|is not|isn't|could not be|couldn't be|cannot be"
             r"|can't be) found\b"
@@ -222,8 +226,8 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\bcode execution (?:cannot|can't|can not|could not|couldn't) (?:proceed|continue) because [\"'`]?"
-            r"(?P<bare>[A-Za-z][\w+~-]*\d[\w+~-]*)[\"'`]? (?:was not|wasn't) found\b"
+            _CODE_EXECUTION_BECAUSE
+            + r"(?P<bare>[A-Za-z][\w+~-]*\d[\w+~-]*)[\"'`]? (?:was not|wasn't) found\b"
         ),
         {"code": 126},
     ),
