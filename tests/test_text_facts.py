@@ -1924,7 +1924,7 @@ def test_a_package_imported_on_a_line_of_its_own_is_named(
         ),
         # corpus/reports' seventeenth batch: CasADi's and Ipopt's codes, .NET's HRESULT in Chinese and its binder's log
         ('CommonExternal: Cannot open "./aaa.dll". Error code (WIN32): 126', None, 126),
-        ("Exception message: Error 126 while loading DLL libhsl.dll", None, 126),
+        ("Exception message: Error 126 while loading DLL libhsl.dll", "libhsl.dll", 126),
         ("错误: 未能完成程序集的安装(hr = 0x8007000b)。探测终止。", None, 193),
         (
             "System.DllNotFoundException: 无法加载 DLL“bin\\sysproxy”: 找不到指定的模块。 (异常来自 HRESULT:0x8007007E)。",

@@ -117,6 +117,19 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 127},
     ),
+    # ... or its DLL left unnamed: a title's "SetThreadDescription could not be located in the DLL", "unable to locate
+    # the entry point for the X procedure in the dynamic link library "path of .exe""
+    (
+        "retold",
+        fact_pattern(
+            r"(?P<symbol>"
+            + _FUNCTION
+            + r") could not be located in the (?:DLL|dynamic link library)[ \t]*[.!]?[ \t]*"
+            r"\r?(?m:$)|\b(?:unable to|can't|cannot|could not|couldn't|failed to) locate the (?:procedure )?entry point"
+            r"\b[^\r\n]{0,120}?\bin the dynamic link library\b"
+        ),
+        {"code": 127},
+    ),
     # the Russian pop-up machine-translated: "The entry point to the rus_open Direct procedure was not found in the
     # DLL C:\\Windows\\SYSTEM32\\icuin.dll"
     (

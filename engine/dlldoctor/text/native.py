@@ -132,6 +132,16 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
+    # ... or with the code first: Python4Delphi's "Error 193: Could not open Dll "python33.dll"", "Error 126 while
+    # loading DLL x.dll"
+    (
+        "code-mention",
+        fact_pattern(
+            r"\berror (?P<code>126|127|193|1114):? (?:could not open|while loading|when loading) (?:the )?dll\b"
+            r"(?:[ \t]*[\"'`]?(?P<dll>" + DLL_NAME + r"))?"
+        ),
+        {},
+    ),
     # onnxruntime's words when its CUDA provider's DLLs do not load: "CUDA_PATH is set but CUDA wasn't able to be
     # loaded. Please install the correct version of CUDA and cuDNN", "wasnt" in older releases
     ("load-library", fact_pattern(r"\bCUDA_PATH is set but CUDA wasn'?t able to be loaded\b"), {"code": 126}),
@@ -251,6 +261,18 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
             r"UnsatisfiedLinkError:?\s+[A-Za-z]:[\\/](?:[^\"'`\r\n<>|*]*[\\/])?[^\"'`\r\n<>|*.\\/]+: "
             r"Can't find dependent libraries"
         ),
+        {"code": 126},
+    ),
+    # ... as IBM's J9 JVM says it: "x.dll (JVMPORT015E Unable to resolve shared library references - a prerequisite
+    # shared library may be missing)"; or the JVM's words retold ("stuck on cant find dependant libraries")
+    (
+        "load-library",
+        fact_pattern(r"\bJVMPORT015E Unable to resolve shared library references\b"),
+        {"code": 126},
+    ),
+    (
+        "retold",
+        fact_pattern(r"\b(?:can'?t|cannot|could not|couldn'?t) find (?:the )?dependa?e?nt librar(?:y|ies)\b"),
         {"code": 126},
     ),
     # ... or only named, in a title: "UnsatisfiedLinkError for JNA on startup" (not "UnsatisfiedLinkError.class")

@@ -284,11 +284,25 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ("code-mention", fact_pattern(r"(?:\bdll|\(dll\)) initiali[sz]ation routine failed\b"), {"code": 1114}),
     *ENTRY_POINT_RETOLD,
     # the side-by-side pop-up retold: "side-by-side configuration is incorrect when importing win32api", "I keep getting
-    # a \"side-by-side config error\" when starting the application"
+    # a \"side-by-side config error\" when starting the application", "Wrong Side-by-Side configuration (microsoft.vc80.crt
+    # could not be found)"
     (
         "retold",
-        fact_pattern(r"\bside-by-side config(?:uration)?(?: is (?:incorrect|invalid)| errors?\b)"),
+        fact_pattern(
+            r"\bside-by-side config(?:uration)?(?: is (?:incorrect|invalid)| errors?\b|[ \t]*\([^\r\n)]{1,60}? could not be "
+            r"found\))"
+        ),
         {"code": 14001},
+    ),
+    # Smart App Control's block told in words: "it being blocked from loading on windows 11 pro due to 'smart app
+    # control'", "Smart App Control enforcement ... blocks native .node addons"
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:blocked|blocking|blocks)\b[^\r\n]{0,80}?\bsmart app control\b|"
+            r"\bsmart app control\b[^\r\n]{0,80}?\b(?:blocked|blocking|blocks)\b"
+        ),
+        {"code": 4551},
     ),
     # the title bar of the loader's pop-up when only that was copied: "python.exe - System Error"
     ("retold", fact_pattern(r"\b[\w.-]+\.exe - (?:System Error|Entry Point Not Found)\b"), {}),

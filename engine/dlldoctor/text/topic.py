@@ -31,7 +31,7 @@ _BEFORE_NAME = (
     r"(?:missing|(?:can't|cant|cannot|could not|couldn't|unable to|fail(?:s|ed)? to|impossible to) (?:find|load|locate)|"
     r"error loading|\bnot found:?|\bdll ?not ?found ?exception|(?:doesn't|does not|don't|do not) have|error \(|"
     r"no (?:se )?encuentra(?: la librería| el archivo| la biblioteca)?|não (?:foi )?encontrad[oa]|"
-    r"introuvable|nicht gefunden|не найден[аоы]?|отсутс?т?вует|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败|"
+    r"introuvable|nicht gefunden|не найден[аоы]?|отсутс?т?вует|отсутстви[еия]|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败|"
     r"無法(?:加載|載入|找到)|載入失敗)"
 )
 # The same in Portuguese, Italian, Polish, Turkish, Ukrainian, Dutch, Czech, Vietnamese and Indonesian, only right
@@ -105,7 +105,7 @@ _GENERAL = fact_pattern(
     + r")?\.?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
     r"(?:^|[^\w.])dll[- ]?files? (?:could ?n'?t|could not|can'?t|cannot|was not|wasn'?t) (?:be )?found"
     r"[ \t]*(?:[.!,;)]|\r?(?m:$))|"
-    r"(?:缺少|缺失|丢失|找不到)\s*(?:dlls?\b|动态链接库|動態連結程式庫)|(?:^|[^\w.])dlls?(?:文件)?\s*(?:都)?(?:找不到|缺失|丢失)"
+    r"(?:缺少|缺失|丢失|找不到)\s*(?:(?:以下|如下|下列|下面的?)\s*)?(?:dlls?\b|动态链接库|動態連結程式庫)|(?:^|[^\w.])dlls?(?:文件)?\s*(?:都)?(?:找不到|缺失|丢失)"
 )
 # Texts that speak of DLLs for another reason, anywhere in them: an installer's or a linker's error, a file
 # lock, a build log, Python's own import errors, a request for a feature, a problem said to be solved.
