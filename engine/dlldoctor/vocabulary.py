@@ -85,11 +85,12 @@ LOCATIONS: tuple[Location, ...] = get_args(Location)
 # an extension module or wheel tagged for another Python than the one that runs; a CUDA DLL of another major
 # version than the CUDA the text says is installed, or of the one toolkit it shows installed (then no CUDA version
 # mismatch); a package version the text names is a release that rules/data/releases.yaml lists as broken on Windows
-# with the symptom the text shows.
+# with the symptom the text shows; a text names a DLL but states no failure, nor speaks of DLLs for another reason.
 DerivedFact = Literal[
     "abi-tag-differs",
     "cuda-version-agrees",
     "cuda-version-differs",
+    "dll-named",
     "env-activated",
     "listed-broken-release",
     "native-program",

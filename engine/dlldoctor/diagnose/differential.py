@@ -6,7 +6,8 @@ loading API (:func:`evidence_keys`) — and by the cues of rules/data/cues.yaml 
 cause explained that evidence, how often it explained reports showing each cue, how often reports naming
 each package, module or DLL, and how often reports using each of the most telling words. The ranking adds the
 log of that ratio to each rule's score, and names up to three distinct causes even when fewer rules fired: a
-bare "DLL load failed" gets candidates, ordered by how often each explains it.
+bare "DLL load failed" gets candidates, ordered by how often each explains it. A text that names a DLL and states
+no failure (the derived fact ``dll-named``, a report told in words) gets candidates too, its key ``via=named``.
 """
 
 from __future__ import annotations
@@ -57,12 +58,13 @@ _VIA = (
 PRIOR_WEIGHT = 0.5
 CANDIDATE_SCORE = 2.0
 DISTINCT = 3
+NAMED_DLLS = 3  # how many of the DLLs a text names without stating a failure count as its names
 _DLL = re.compile(DLL_NAME)  # error_dlls are lower-case, as DLL_NAME's extension is
 _RANDOM = re.compile(r"\d{8}")
 
 
 def is_loader_error(facts: ErrorFacts) -> bool:
-    if facts.error_code in LOADER_CODES:
+    if facts.error_code in LOADER_CODES or "dll-named" in facts.derived:
         return True
     return any(e.kind in LOADER_SHAPES for e in facts.events)
 
@@ -73,7 +75,9 @@ def evidence_keys(facts: ErrorFacts) -> tuple[str, ...]:
     code_key = str(_CODE_CLASS.get(code, code)) if code is not None else "none"
     if code is not None and int(code_key) not in LOADER_CODES:
         code_key = "other"
-    dll = facts.dll
+    named = "dll-named" in facts.derived
+    # a text that states no failure is summarised by the first DLL it names, and by how it came: named
+    dll = facts.dlls[0] if named and facts.dll is None and facts.dlls else facts.dll
     if dll is None:
         dll_key = "none"
     elif dll.endswith(".pyd"):
@@ -81,7 +85,7 @@ def evidence_keys(facts: ErrorFacts) -> tuple[str, ...]:
     else:
         dll_key = next((fam for name, fam in facts.families if name == dll), "other")
     kinds = {e.kind for e in facts.events}
-    via = next((v for kind, v in _VIA if kind in kinds), "message")
+    via = next((v for kind, v in _VIA if kind in kinds), "named" if named else "message")
     c = f"code={code_key}"
     return (ANY, c, f"{c} dll={dll_key}", f"{c} dll={dll_key} via={via}")
 
@@ -95,7 +99,9 @@ def report_names(facts: ErrorFacts) -> tuple[str, ...]:
         names.add(facts.module.split(".")[0].lower())
     names.discard("")
     # a DLL as the extractor read it, not a temporary copy's random name (``jna1644595665224573683.dll``)
-    names.update(d for d in facts.error_dlls if _DLL.fullmatch(d) and not _RANDOM.search(d))
+    # (a text that states no failure: the first DLLs it names)
+    given = facts.dlls[:NAMED_DLLS] if "dll-named" in facts.derived else facts.error_dlls
+    names.update(d for d in given if _DLL.fullmatch(d) and not _RANDOM.search(d))
     return tuple(sorted(names))
 
 
@@ -106,6 +112,7 @@ class Differential:
     priors: Priors
     cues: tuple[str, ...] = ()  # the cues of rules/data/cues.yaml the text shows, weighed into `prior`
     names: tuple[str, ...] = ()  # the packages, modules and DLLs it names that the priors count, weighed too
+    named: bool = False  # the text names a DLL but states no failure (the derived fact dll-named)
 
     def p(self, category: str) -> float:
         return dict(self.prior).get(category, 0.0)
@@ -137,7 +144,7 @@ def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | Non
         total = sum(kept.values())
         dist = {c: p / total for c, p in kept.items()} if total else {}
     ordered = tuple(sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])))
-    return Differential(keys, ordered, priors, cues, names)
+    return Differential(keys, ordered, priors, cues, names, "dll-named" in facts.derived)
 
 
 def candidate_rule(category: str, rule_set: RuleSet) -> Rule | None:

@@ -24,6 +24,9 @@ TEMPERATURE = 2.0
 BASELINE_SCORE = 6.0
 AMBIGUOUS_BELOW = 0.6
 CANDIDATE_MARGIN = 0.5  # how far below the weakest rule-named cause a cause named by the priors alone stays
+# A text that names a DLL but quotes no error is a failed load only some of the time (a build log, a how-to, a
+# changelog says as much): its causes keep their order, their confidence is this share of what the priors give.
+NAMED_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ def rank(
     generic: list[tuple[Rule, tuple[Evidence, ...]]] = []
     for m in matches:
         bonus = diff.bonus(m.rule.category) if diff else 0.0
-        evidence = m.evidence + ((_prior_evidence(diff, m.rule.category, bonus),) if diff else ())
+        evidence = m.evidence + (_prior_evidence(diff, m.rule.category, bonus) if diff else ())
         if diff and m.rule.generic:
             generic.append((m.rule, evidence))
             continue
@@ -93,7 +96,7 @@ def rank(
             if candidate is None:
                 continue
             named.add(category)
-            filling(candidate, (_prior_evidence(diff, category, diff.bonus(category)),))
+            filling(candidate, _prior_evidence(diff, category, diff.bonus(category)))
     if not scored:
         return ()
     top = max(rs for _, rs, _, _ in scored)
@@ -102,6 +105,8 @@ def rank(
         best[rule.category] = max(best.get(rule.category, -math.inf), rs)
     weights = {cat: math.exp((score - top) / TEMPERATURE) for cat, score in best.items()}
     total = math.exp((BASELINE_SCORE - top) / TEMPERATURE) + sum(weights.values())
+    if diff and diff.named:
+        total /= NAMED_SHARE
     out = []
     for rule, rs, score, evidence in scored:
         share = weights[rule.category] / total
@@ -111,12 +116,14 @@ def rank(
     return tuple(out)
 
 
-def _prior_evidence(diff: Differential, category: str, bonus: float) -> Evidence:
-    """The priors' evidence: ``value`` is the evidence key, then `` + `` and the cues and names weighed in."""
+def _prior_evidence(diff: Differential, category: str, bonus: float) -> tuple[Evidence, ...]:
+    """The priors' evidence: ``value`` is the evidence key, then `` + `` and the cues and names weighed in; for a
+    text that states no failure, the derived fact that says so first."""
     k, n, key = diff.support(category)
     weighed = [*diff.cues, *diff.names]
     value = f"{key} + {', '.join(weighed)}" if weighed else key
-    return Evidence("prior", value, round(bonus, 2), f"{k}/{n}")
+    prior = Evidence("prior", value, round(bonus, 2), f"{k}/{n}")
+    return (Evidence("derived", "dll-named", 0.0), prior) if diff.named else (prior,)
 
 
 def leading_per_category(diagnoses: tuple[Diagnosis, ...]) -> list[Diagnosis]:

@@ -59,6 +59,10 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
                 "CUDA DLL 的主版本与文本中安装的 CUDA 不同",
                 "the CUDA DLL's major version differs from the CUDA installed",
             ),
+            "dll-named": (
+                "文本提到了 DLL，但没有引用任何报错：以下原因只按同类报告中的频率排列",
+                "the text names a DLL but quotes no error: the causes are ranked only by how often they explained such reports",
+            ),
             "env-activated": (
                 "命令提示符前显示了环境名：该环境已激活",
                 "the shell prompt shows an environment's name: it is activated",

@@ -1,13 +1,15 @@
 """Facts reasoned from two others in one text: which Python the extension modules were built for against the
 one that runs, which CUDA the missing DLL belongs to against the CUDA the reporter says is installed; and
 from what a text lacks: a report without a word of Python comes from a native program, one that names Linux or
-macOS and nothing of Windows from another system; a prompt with an environment's name shows it activated."""
+macOS and nothing of Windows from another system, one that names a DLL and states no failure is a report told in
+words; a prompt with an environment's name shows it activated."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from dlldoctor.text.shapes import PY_VERSION, ScannedText, fact_pattern
+from dlldoctor.text.topic import speaks_of_dlls_otherwise
 from dlldoctor.vocabulary import DerivedFact
 
 # Where the running interpreter's version is read: the banner, `python -V`, Store package names, install
@@ -78,6 +80,8 @@ _WINDOWS_WORDS = fact_pattern(
 # A shell prompt with an environment's name before it, as conda's (and a venv's) activation writes it:
 # "(myenv) C:\\work>", "(base) PS C:\\>", cmder's "(env) λ"; a name that starts with a letter (not a list's "(1)"),
 # and not "(x86)".
+# the word for a DLL, when no file is named: "the DLLs are missing from the zip", "缺少dll文件"
+_DLL_WORD = fact_pattern(r"\bdlls?\b")
 _ACTIVATED = fact_pattern(
     r"(?m)^[ \t>]*\((?:(?-i:[A-Za-wyzA-WYZ_][\w.-]*|[xX](?:[^\d)][\w.-]*)?)|[A-Za-z]:[\\/][^()\r\n]*)\)[ \t]+"
     r"(?:[A-Za-z]:[\\/]|PS [A-Za-z]:|λ)"
@@ -144,4 +148,9 @@ def derive(
         found.append("env-activated")
     if failed and not windows_stated and t.search(_OTHER_OS) and not t.search(_WINDOWS_WORDS):
         found.append("other-os")
+    # a text that names a DLL (or says "DLL") and states no failure, nor speaks of DLLs for another reason: a report
+    # told in words ("the installer only copies libz3.dll; on some systems it also needs vcomp110.dll"), which the
+    # differential answers with the causes that most often explain such reports, never a rule
+    if not failed and (error_dlls or t.search(_DLL_WORD)) and not speaks_of_dlls_otherwise(t):
+        found.append("dll-named")
     return tuple(found)

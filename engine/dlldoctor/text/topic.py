@@ -175,6 +175,12 @@ _SHORT_NOT_A_LOAD = (
 )
 
 
+def speaks_of_dlls_otherwise(t: ScannedText) -> bool:
+    """Whether a text speaks of DLLs for a reason other than a failed load: an installer's or a build's words, a
+    problem said to be over, a tool that packs DLLs."""
+    return bool(compile_pattern(_NOT_A_LOAD).search(t.data) or compile_pattern(PROSE_OVER).search(t.data))
+
+
 def topic_events(t: ScannedText) -> Iterator[tuple[int, Any]]:
     """(line, match) for each line that tells of a failed load in general words, then for a short text that
     says an import failed, then for a traceback cut at a native load, each only when nothing before was found;
