@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from dlldoctor.diagnose.accuracy import Case, load_cases
-from dlldoctor.diagnose.differential import evidence_keys, is_loader_error, report_names
+from dlldoctor.diagnose.differential import answered_by_priors, evidence_keys, report_names
 from dlldoctor.diagnose.explain import diagnose
 from dlldoctor.diagnose.priors_build import PRIOR_CORPORA
 from dlldoctor.diagnose.words import report_words
@@ -59,7 +59,7 @@ def run(case: Case, rule_set: RuleSet, loo: bool) -> tuple[list[str], float]:
         case.text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
     )
     rs = rule_set
-    if loo and case.category and is_loader_error(facts):
+    if loo and case.category and answered_by_priors(facts):
         cues = rule_set.cues.found(facts.data)
         named = report_names(facts)
         rs = replace(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from silence import WEAK, reading
 
-from dlldoctor.diagnose.differential import evidence_keys, is_loader_error
+from dlldoctor.diagnose.differential import answered_by_priors, evidence_keys, is_loader_error
 from dlldoctor.diagnose.explain import explain_text
 from dlldoctor.formats.explain import render_text
 from dlldoctor.kb.ruleset import RuleSet
@@ -48,7 +48,12 @@ def test_a_report_told_in_words_gets_weak_candidates(
 ) -> None:
     f, found = reading(text, rule_set)
     top3 = list(dict.fromkeys(d.rule.category for d in found))[:3]
-    assert ("dll-named" in f.derived, f.states_failure, is_loader_error(f)) == (True, False, True)
+    assert ("dll-named" in f.derived, f.states_failure, is_loader_error(f), answered_by_priors(f)) == (
+        True,
+        False,
+        False,
+        True,
+    )
     assert all(d.rule.id.startswith("possible-") and d.confidence < WEAK for d in found)
     assert expected & set(top3)
 
@@ -59,8 +64,18 @@ def test_its_evidence_key_says_the_dll_was_only_named(rule_set: RuleSet) -> None
 
 
 def test_the_answer_says_no_error_was_quoted(rule_set: RuleSet) -> None:
-    out = render_text(explain_text(Z3, rule_set, lang="en"), rule_set.families)
+    ex = explain_text(Z3, rule_set, lang="en")
+    out = render_text(ex, rule_set.families)
+    assert ex.guessed
+    assert out.startswith("No error was recognised in this text; it names a DLL")
     assert "the text names a DLL but quotes no error" in out
+
+
+def test_a_rule_that_speaks_of_a_text_told_in_words_keeps_its_confidence(rule_set: RuleSet) -> None:
+    # a rule that fires on a text naming a DLL without a failure is answered as before the priors spoke of such texts
+    ex = explain_text("Windows 7 SP1, python 3.9, api-ms-win-core-path-l1-1-0.dll", rule_set)
+    assert (ex.diagnoses[0].rule.id, ex.guessed) == ("windows7-api-ms-win-core-path-missing", False)
+    assert ex.diagnoses[0].confidence > 0.9
 
 
 @pytest.mark.parametrize(
@@ -71,8 +86,9 @@ def test_the_answer_says_no_error_was_quoted(rule_set: RuleSet) -> None:
         "is not found.",
         # a build log
         "building wheel for foo: copying build\\lib\\foo\\bar.dll -> dist\\foo",
-        # no DLL at all
-        "The program closes right after start on my laptop.",
+        # the word for a DLL, no file named
+        "I love this DLL viewer, thanks!",
+        "How can I create a DLL in C# and call it from Python?",
     ],
 )
 def test_a_text_that_speaks_of_dlls_otherwise_gets_nothing(text: str, rule_set: RuleSet) -> None:

@@ -64,9 +64,15 @@ _RANDOM = re.compile(r"\d{8}")
 
 
 def is_loader_error(facts: ErrorFacts) -> bool:
-    if facts.error_code in LOADER_CODES or "dll-named" in facts.derived:
+    if facts.error_code in LOADER_CODES:
         return True
     return any(e.kind in LOADER_SHAPES for e in facts.events)
+
+
+def answered_by_priors(facts: ErrorFacts) -> bool:
+    """Whether the priors speak of a text (and count it when it is a labelled report): a loader error, or a text that
+    names a DLL but states no failure (a report told in words)."""
+    return is_loader_error(facts) or facts.told_in_words
 
 
 def evidence_keys(facts: ErrorFacts) -> tuple[str, ...]:
@@ -75,7 +81,7 @@ def evidence_keys(facts: ErrorFacts) -> tuple[str, ...]:
     code_key = str(_CODE_CLASS.get(code, code)) if code is not None else "none"
     if code is not None and int(code_key) not in LOADER_CODES:
         code_key = "other"
-    named = "dll-named" in facts.derived
+    named = facts.told_in_words
     # a text that states no failure is summarised by the first DLL it names, and by how it came: named
     dll = facts.dlls[0] if named and facts.dll is None and facts.dlls else facts.dll
     if dll is None:
@@ -100,7 +106,7 @@ def report_names(facts: ErrorFacts) -> tuple[str, ...]:
     names.discard("")
     # a DLL as the extractor read it, not a temporary copy's random name (``jna1644595665224573683.dll``)
     # (a text that states no failure: the first DLLs it names)
-    given = facts.dlls[:NAMED_DLLS] if "dll-named" in facts.derived else facts.error_dlls
+    given = facts.dlls[:NAMED_DLLS] if facts.told_in_words else facts.error_dlls
     names.update(d for d in given if _DLL.fullmatch(d) and not _RANDOM.search(d))
     return tuple(sorted(names))
 
@@ -128,7 +134,7 @@ class Differential:
 
 def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | None:
     """The priors for this text's evidence, or None when it is not a loader error or there are no priors."""
-    if rule_set.priors.empty or not is_loader_error(facts) or "other-os" in facts.derived:
+    if rule_set.priors.empty or not answered_by_priors(facts) or "other-os" in facts.derived:
         return None  # not a loader error, or one of Linux or macOS, which the labelled Windows reports do not cover
     keys = evidence_keys(facts)
     priors = rule_set.priors
@@ -144,7 +150,7 @@ def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | Non
         total = sum(kept.values())
         dist = {c: p / total for c, p in kept.items()} if total else {}
     ordered = tuple(sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])))
-    return Differential(keys, ordered, priors, cues, names, "dll-named" in facts.derived)
+    return Differential(keys, ordered, priors, cues, names, facts.told_in_words)
 
 
 def candidate_rule(category: str, rule_set: RuleSet) -> Rule | None:

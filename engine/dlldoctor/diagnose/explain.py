@@ -44,6 +44,13 @@ class Explanation:
     lang: str  # "en" or "zh": the language of the answer
 
     @property
+    def guessed(self) -> bool:
+        """Whether the text states no failure and only the priors' candidates are given (a text told in words)."""
+        return bool(self.diagnoses) and all(
+            any(e.kind == "derived" and e.value == "dll-named" for e in d.evidence) for d in self.diagnoses
+        )
+
+    @property
     def ambiguous(self) -> bool:
         """No cause stands out: several categories fit and the best is below :data:`AMBIGUOUS_BELOW`."""
         return (
@@ -68,6 +75,8 @@ def rank(
     With a differential (a loader error and priors), each cause's score gains the log of how often it
     explains this evidence, and causes no rule named fill the list up to three distinct ones.
     """
+    if diff and diff.named and matches:
+        diff = None  # a text told in words that a rule speaks of is that rule's, as it was before the priors
     scored: list[tuple[Rule, float, float, tuple[Evidence, ...]]] = []  # rule, rank score, score, evidence
     generic: list[tuple[Rule, tuple[Evidence, ...]]] = []
     for m in matches:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from dlldoctor.diagnose.accuracy import Case, load_cases
-from dlldoctor.diagnose.differential import evidence_keys, is_loader_error, report_names
+from dlldoctor.diagnose.differential import answered_by_priors, evidence_keys, report_names
 from dlldoctor.diagnose.words import informative_words, report_words
 from dlldoctor.kb.priors import ANY
 from dlldoctor.kb.ruleset import RuleSet
@@ -71,7 +71,7 @@ def count_cases(cases: Iterable[Case], rule_set: RuleSet) -> tuple[Table, Table,
         facts = extract_facts(
             case.text, messages=rule_set.messages, families=rule_set.families, releases=rule_set.releases
         )
-        if not is_loader_error(facts):
+        if not answered_by_priors(facts):
             continue
         n += 1
         for key in evidence_keys(facts):

@@ -49,6 +49,7 @@ class Triage:
         return (
             self.explanation is not None
             and bool(self.explanation.diagnoses)
+            and not self.explanation.guessed  # a comment that states no failure is not answered
             and (self.confidence >= self.min_confidence)
         )
 

@@ -34,6 +34,7 @@ _LABELS = {
         "cut_value": "the first {examined:,} of {given:,} characters (the rest was not read)",
         "diagnoses": "Likely causes, best first",
         "none": "No rule recognises this text as a DLL load failure.",
+        "guessed": "No error was recognised in this text; it names a DLL, and these are the causes that most often explain reports like it.",
         "nothing": "Nothing in this text looks like a Windows DLL load failure.",
         "why": "why",
         "fix": "fix",
@@ -65,6 +66,7 @@ _LABELS = {
         "cut_value": "仅读取了 {given:,} 个字符中的前 {examined:,} 个（其余部分未读取）",
         "diagnoses": "可能的原因（按可能性排序）",
         "none": "没有规则把这段文本识别为 DLL 加载失败。",
+        "guessed": "这段文本中没有识别到报错；它提到了 DLL，下面是最常解释此类报告的原因。",
         "nothing": "这段文本看起来不像 Windows DLL 加载失败。",
         "why": "依据",
         "fix": "修复",
@@ -144,6 +146,8 @@ def render_text(ex: Explanation, families: Families, *, colour: bool = False) ->
     out: list[str] = []
     if not ex.diagnoses:
         out += [label["none"], ""]
+    elif ex.guessed:
+        out += [label["guessed"], ""]
     full, rest = split_shown(ex)
     for n, d in enumerate(full, 1):
         colour_name = "red" if d.rule.severity == "error" else "yellow"

@@ -60,8 +60,8 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
                 "the CUDA DLL's major version differs from the CUDA installed",
             ),
             "dll-named": (
-                "文本提到了 DLL，但没有引用任何报错：以下原因只按同类报告中的频率排列",
-                "the text names a DLL but quotes no error: the causes are ranked only by how often they explained such reports",
+                "文本提到了 DLL，但没有引用任何报错",
+                "the text names a DLL but quotes no error",
             ),
             "env-activated": (
                 "命令提示符前显示了环境名：该环境已激活",

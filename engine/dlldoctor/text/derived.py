@@ -80,8 +80,6 @@ _WINDOWS_WORDS = fact_pattern(
 # A shell prompt with an environment's name before it, as conda's (and a venv's) activation writes it:
 # "(myenv) C:\\work>", "(base) PS C:\\>", cmder's "(env) λ"; a name that starts with a letter (not a list's "(1)"),
 # and not "(x86)".
-# the word for a DLL, when no file is named: "the DLLs are missing from the zip", "缺少dll文件"
-_DLL_WORD = fact_pattern(r"\bdlls?\b")
 _ACTIVATED = fact_pattern(
     r"(?m)^[ \t>]*\((?:(?-i:[A-Za-wyzA-WYZ_][\w.-]*|[xX](?:[^\d)][\w.-]*)?)|[A-Za-z]:[\\/][^()\r\n]*)\)[ \t]+"
     r"(?:[A-Za-z]:[\\/]|PS [A-Za-z]:|λ)"
@@ -148,9 +146,9 @@ def derive(
         found.append("env-activated")
     if failed and not windows_stated and t.search(_OTHER_OS) and not t.search(_WINDOWS_WORDS):
         found.append("other-os")
-    # a text that names a DLL (or says "DLL") and states no failure, nor speaks of DLLs for another reason: a report
-    # told in words ("the installer only copies libz3.dll; on some systems it also needs vcomp110.dll"), which the
-    # differential answers with the causes that most often explain such reports, never a rule
-    if not failed and (error_dlls or t.search(_DLL_WORD)) and not speaks_of_dlls_otherwise(t):
+    # a text that names a DLL and states no failure, nor speaks of DLLs for another reason: a report told in words
+    # ("the installer only copies libz3.dll; on some systems it also needs vcomp110.dll"), which the differential
+    # answers, when no rule does, with the causes that most often explain such reports
+    if not failed and error_dlls and not speaks_of_dlls_otherwise(t):
         found.append("dll-named")
     return tuple(found)

@@ -117,6 +117,11 @@ class ErrorFacts:
         return bool(self.events or self.error_code is not None)
 
     @property
+    def told_in_words(self) -> bool:
+        """Whether the text names a DLL but states no failure (the derived fact ``dll-named``)."""
+        return "dll-named" in self.derived
+
+    @property
     def states_failure(self) -> bool:
         """Whether the text states a failure at all: a loader code, or an event other than where a DLL lies."""
         return self.error_code is not None or any(e.kind != "located" for e in self.events)

@@ -295,12 +295,16 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 14001},
     ),
     # Smart App Control's block told in words: "it being blocked from loading on windows 11 pro due to 'smart app
-    # control'", "Smart App Control enforcement ... blocks native .node addons"
+    # control'", "Smart App Control started blocking", "with Smart App Control enforcement enabled, ... Code Integrity
+    # blocks native .node addons" (not "is not blocked by Smart App Control", "Smart App Control blocks unsigned apps,
+    # but ours is signed", a question whether it blocked the app)
     (
         "retold",
         fact_pattern(
-            r"\b(?:blocked|blocking|blocks)\b[^\r\n]{0,80}?\bsmart app control\b|"
-            r"\bsmart app control\b[^\r\n]{0,80}?\b(?:blocked|blocking|blocks)\b"
+            r"\b(?:being|been|got|gets|getting|is being|was being|started being) blocked\b[^\r\n]{0,60}?"
+            r"\bsmart app control\b|"
+            r"\bsmart app control\b[^\r\n]{0,40}?\b(?:started|starts|keeps|kept|is|was) (?:blocking|to block)\b|"
+            r"\bsmart app control enforcement\b[^\r\n]{0,120}?\bblocks\b"
         ),
         {"code": 4551},
     ),

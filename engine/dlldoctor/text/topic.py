@@ -176,8 +176,10 @@ _SHORT_NOT_A_LOAD = (
 
 
 def speaks_of_dlls_otherwise(t: ScannedText) -> bool:
-    """Whether a text speaks of DLLs for a reason other than a failed load: an installer's or a build's words, a
-    problem said to be over, a tool that packs DLLs."""
+    """Whether a text speaks of DLLs for a reason other than a failed load, by the words :func:`topic_events` keeps
+    out: an installer's, a linker's or a build's words, Python's own import errors, a feature request, an optional
+    file, a scan's or a download page's words, a problem said to be over, a tool that packs DLLs. A question is not
+    one of them: real reports ask as often as they tell."""
     return bool(compile_pattern(_NOT_A_LOAD).search(t.data) or compile_pattern(PROSE_OVER).search(t.data))
 
 

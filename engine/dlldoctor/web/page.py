@@ -84,18 +84,22 @@ def _answer(answer: Answer, rule_set: RuleSet) -> list[str]:
         causes = [doc["diagnoses"][ex.diagnoses.index(d)] for d in full]
         if not causes:
             verdict = label(lang, "none" if ex.facts.found_anything else "nothing")
+        elif ex.guessed:
+            verdict = label(lang, "guessed")
         else:
             verdict = f"✗ {causes[0]['category']}: {causes[0]['title']}"
         decide = list(doc["decide"])
+        found = bool(causes) and not ex.guessed
     else:
         lang = answer.lang
         verdict = verdict_line(answer.conclusion, rule_set, lang)
         causes = _bundle_causes(answer, rule_set)
         decide = []
+        found = bool(causes)
     out = [
         '<section id="answer" aria-labelledby="answer-heading">',
         f'<h2 id="answer-heading">{escape(word("answer", lang))}</h2>',
-        f'<p class="verdict{" found" if causes else ""}" id="verdict">{escape(verdict)}</p>',
+        f'<p class="verdict{" found" if found else ""}" id="verdict">{escape(verdict)}</p>',
     ]
     if causes:
         out.append(f"<h2>{escape(label(lang, 'diagnoses'))}</h2>")
