@@ -5,7 +5,10 @@ reports' (corpus/heldout24, counted in the priors) or healthy texts."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from clirun import run_dlldoctor
 from silence import WEAK, reading
 
 from dlldoctor.diagnose.differential import answered_by_priors, evidence_keys, is_loader_error
@@ -94,3 +97,16 @@ def test_a_rule_that_speaks_of_a_text_told_in_words_keeps_its_confidence(rule_se
 def test_a_text_that_speaks_of_dlls_otherwise_gets_nothing(text: str, rule_set: RuleSet) -> None:
     f, found = reading(text, rule_set)
     assert ("dll-named" in f.derived, found) == (False, ())
+
+
+def test_a_text_only_guessed_at_is_no_problem_found(rule_set: RuleSet) -> None:
+    # the command exits 0, as for a text with nothing in it, and the JSON says the answer is a guess
+    guessed = run_dlldoctor("explain", "--format", "json", Z3)
+    stated = run_dlldoctor(
+        "explain",
+        "--format",
+        "json",
+        "ImportError: DLL load failed: The specified module could not be found.",
+    )
+    assert (guessed.returncode, json.loads(guessed.stdout)["guessed"]) == (0, True)
+    assert (stated.returncode, json.loads(stated.stdout)["guessed"]) == (1, False)

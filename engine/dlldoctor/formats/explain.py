@@ -190,6 +190,7 @@ def explanation_dict(ex: Explanation, families: Families) -> dict[str, Any]:
     return {
         "version": JSON_VERSION,
         "language": ex.lang,
+        "guessed": ex.guessed,
         "facts": ex.facts.as_dict(),
         "diagnoses": [
             {

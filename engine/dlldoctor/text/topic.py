@@ -31,7 +31,7 @@ _BEFORE_NAME = (
     r"(?:missing|(?:can't|cant|cannot|could not|couldn't|unable to|fail(?:s|ed)? to|impossible to) (?:find|load|locate)|"
     r"error loading|\bnot found:?|\bdll ?not ?found ?exception|(?:doesn't|does not|don't|do not) have|error \(|"
     r"no (?:se )?encuentra(?: la librería| el archivo| la biblioteca)?|não (?:foi )?encontrad[oa]|"
-    r"introuvable|nicht gefunden|не найден[аоы]?|отсутс?т?вует|отсутстви[еия]|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败|"
+    r"introuvable|nicht gefunden|не найден[аоы]?|отсутс?т?вует|(?:ругается|жалуется|ругалась|жаловалась|ругался|жаловался) на отсутствие|缺少|丢失|找不到|没有找到|无法(?:加载|找到)|加载失败|"
     r"無法(?:加載|載入|找到)|載入失敗)"
 )
 # The same in Portuguese, Italian, Polish, Turkish, Ukrainian, Dutch, Czech, Vietnamese and Indonesian, only right
