@@ -26,7 +26,7 @@ def only_named_guesses(f: ErrorFacts, diagnoses: tuple[Diagnosis, ...]) -> bool:
     if not diagnoses:
         return True
     return (
-        "dll-named" in f.derived
+        f.told_in_words
         and not f.states_failure
         and all(d.rule.id.startswith("possible-") and d.confidence < WEAK for d in diagnoses)
     )

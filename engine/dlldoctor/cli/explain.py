@@ -149,8 +149,7 @@ def execute(args: argparse.Namespace) -> int:
         write(fmt.render_markdown(ex, rule_set.families, text))
     else:
         write(fmt.render_text(ex, rule_set.families, colour=use_colour()))
-    # a text that states no failure is no problem found, whatever the priors guess of it
-    return EXIT_PROBLEMS if ex.diagnoses and not ex.guessed else EXIT_OK
+    return EXIT_PROBLEMS if ex.finds_failure else EXIT_OK
 
 
 def _with_targets(args: argparse.Namespace, ex: Explanation, rule_set: RuleSet, text: str) -> int:
@@ -179,8 +178,7 @@ def _with_targets(args: argparse.Namespace, ex: Explanation, rule_set: RuleSet, 
             + "\n\n"
             + target_fmt.render_text(ex, checks, colour)
         )
-    found = ex.diagnoses and not ex.guessed
-    return EXIT_PROBLEMS if found or any(c.verdict == "confirmed" for c in checks) else EXIT_OK
+    return EXIT_PROBLEMS if ex.finds_failure or any(c.verdict == "confirmed" for c in checks) else EXIT_OK
 
 
 def explain_bundle(args: argparse.Namespace) -> int:

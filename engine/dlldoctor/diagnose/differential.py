@@ -83,7 +83,7 @@ def evidence_keys(facts: ErrorFacts) -> tuple[str, ...]:
         code_key = "other"
     named = facts.told_in_words
     # a text that states no failure is summarised by the first DLL it names, and by how it came: named
-    dll = facts.dlls[0] if named and facts.dll is None and facts.dlls else facts.dll
+    dll = facts.dll or (facts.dlls[0] if named else None)
     if dll is None:
         dll_key = "none"
     elif dll.endswith(".pyd"):
@@ -133,7 +133,8 @@ class Differential:
 
 
 def differential_for(facts: ErrorFacts, rule_set: RuleSet) -> Differential | None:
-    """The priors for this text's evidence, or None when it is not a loader error or there are no priors."""
+    """The priors for this text's evidence, or None when they do not speak of it (:func:`answered_by_priors`) or
+    there are none."""
     if rule_set.priors.empty or not answered_by_priors(facts) or "other-os" in facts.derived:
         return None  # not a loader error, or one of Linux or macOS, which the labelled Windows reports do not cover
     keys = evidence_keys(facts)

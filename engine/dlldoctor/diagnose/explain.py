@@ -51,6 +51,12 @@ class Explanation:
         )
 
     @property
+    def finds_failure(self) -> bool:
+        """Whether a cause is given for a failure the text states (not only the priors' guess at a text told in words):
+        what the command's exit status, and triage's decision to comment, rest on."""
+        return bool(self.diagnoses) and not self.guessed
+
+    @property
     def ambiguous(self) -> bool:
         """No cause stands out: several categories fit and the best is below :data:`AMBIGUOUS_BELOW`."""
         return (

@@ -48,8 +48,7 @@ class Triage:
         """Whether a comment is worth posting: a cause at least as sure as the threshold."""
         return (
             self.explanation is not None
-            and bool(self.explanation.diagnoses)
-            and not self.explanation.guessed  # a comment that states no failure is not answered
+            and self.explanation.finds_failure  # a comment that states no failure is not answered
             and (self.confidence >= self.min_confidence)
         )
 
