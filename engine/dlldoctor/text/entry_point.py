@@ -273,6 +273,37 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 182},
     ),
+    # the pop-up's words with no DLL after them: a Windows function's name alone said not to be located, on a line
+    # of its own ("DiscardVirtualMemory could not be located", a title); the program's name and the pop-up's title
+    # opening a line ("Rack.exe Entry point not found error", "lapce.exe - Cannot find entry point"; not a how-to's
+    # 'How to fix "python.exe - Entry Point Not Found"'); the Chinese pop-up's opening
+    # words, perhaps damaged by OCR ("无法定位程序输入点", "无法定位程序揃入点"); the Spanish pop-up retyped without its
+    # accents ("No se encuentra el punto de entrada del procedimento X en la biblioteca de vinculos dinamicos")
+    (
+        "retold",
+        fact_pattern(
+            r"(?m)^[ \t\"'`*>]*(?P<symbol>" + _FUNCTION + r")[\"'`]? could not be located[ \t.!]*$|"
+            r"(?m:^)[ \t\"'`*>]*[\w.+~-]+\.exe[\"'`]?[ \t]*[-–|:]?[ \t]*(?:entry ?point not found\b|"
+            r"cannot find (?:the )?(?:procedure )?entry point[ \t]*(?:\r?(?m:$)|[|]))|"
+            r"\bpunto de entrada del procedimi?ento\b"
+        ),
+        {"code": 127},
+    ),
+    (
+        "retold",
+        fact_pattern(r"(?:无法|無法)定位程序.?入点[ \t]*(?P<symbol>[A-Za-z_?@$][\w@?$]*)?"),
+        {"code": 127},
+    ),
+    # ... and the English words with the function's name, whatever the module after them ("Cannot find procedure
+    # entry point "CreatePseudoConsole" in dynamic link library C:\\x\\app.exe")
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?:can't|cannot|could not|couldn't|unable to) (?:find|locate) (?:the )?procedure entry point "
+            r"[\"'`]?(?P<symbol>" + _FUNCTION + r")[\"'`]? in (?:the )?dynamic link library\b"
+        ),
+        {"code": 127},
+    ),
     # the Chinese pop-up's title for it, "无法找到入口" (Entry Point Not Found), with the program's name before it or the
     # DLL after it (not a website's or a bundler's missing entry: webpack, vite and mini-programs say "提示无法找到入口")
     (

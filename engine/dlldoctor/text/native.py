@@ -18,10 +18,10 @@ _STATUS_NAMED = (
 # The words a crash report or a pop-up says a status with ("Exception Code: c06d007e"), not an "==" of code
 _STATUS_SAID = r"\b(?:exception|error|status|code)\b[^\r\n=]{0,12}?\b"
 # An HRESULT as .NET's exceptions and its binder's log print it: "Exception from HRESULT: 0x8007007E", "异常来自
-# HRESULT:0x8007007E", "Failed to complete setup of assembly (hr = 0x8007000b)" (not a constant in code, "// HRESULT:
-# 0x8007007E", nor another API's "dism failed (hr = 0x8007000b)").
+# HRESULT:0x8007007E", "Failed to complete setup of assembly (hr = 0x8007000b)", a failure's "fails with HRESULT
+# 0x8007007e" (not a constant in code, "// HRESULT: 0x8007007E", nor another API's "dism failed (hr = 0x8007000b)").
 _HRESULT = (
-    r"(?:\bException from HRESULT:|异常来自\s*HRESULT:|"
+    r"(?:\bException from HRESULT:|异常来自\s*HRESULT:|\b(?:with|returned|returns|error|fail(?:s|ed)?) HRESULT(?: of| =|:)?|"
     r"(?:Failed to complete setup of assembly|未能完成程序集的安装)\s*\(hr\s*=)\s*"
 )
 # A loader code in hexadecimal after a DLL's error ("DLL Error 0x7e", "foo.dll failed, error code 0x7E"), after the
@@ -207,15 +207,27 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     # .NET's (and Unity's) DllNotFoundException without "Unable to load DLL": "DllNotFoundException: DiskUtilsWinAPI"
+    # (or named as what was thrown: "threw an exception" of type DllNotFoundException", "got a DllNotFoundException")
     ("load-library", fact_pattern(r"(?-i:\bD(?:ll|LL)NotFoundException):"), {"code": 126}),
-    # ... and a BadImageFormatException a program hit, named without its message ("I encountered a strange
-    # BadImageFormat Exception", "throws BadImageFormatException"; not a document's "BadImageFormatException is thrown
-    # when")
     (
         "load-library",
         fact_pattern(
-            r"\b(?:an?|got|get|getting|gets|throws?|threw|throwing|strange|with)\s+(?:strange\s+)?"
-            r"(?:System\.)?(?-i:BadImageFormat ?Exception\b)|(?-i:BadImageFormatException) (?:was thrown|occurred)\b"
+            r"\b(?:of type|threw|throws?|throwing|got|get|getting|gets)\s+(?:an?\s+)?[\"'`*_]{0,2}(?:System\.)?"
+            r"(?-i:D(?:ll|LL)NotFoundException)\b(?:[\"'`*_]{0,2} (?:on|for|loading) [\"'`]?(?P<dll>"
+            + DLL_NAME
+            + r"))?"
+        ),
+        {"code": 126},
+    ),
+    # ... and a BadImageFormatException a program hit, named without its message ("I encountered a strange
+    # BadImageFormat Exception", "throws BadImageFormatException", "run into a **BadImageFormatException**", a title's
+    # "BadImageFormatException when build target is x64"; not a document's "BadImageFormatException is thrown when")
+    (
+        "load-library",
+        fact_pattern(
+            r"\b(?:an?|got|get|getting|gets|throws?|threw|throwing|strange|with)\s+(?:strange\s+)?[*_]{0,2}"
+            r"(?:System\.)?(?-i:BadImageFormat ?Exception\b)|(?-i:BadImageFormatException) (?:was thrown|occurred)\b|"
+            r"(?m:^)[ \t#*]*(?:System\.)?(?-i:BadImageFormatException)[ \t]+(?:when|while|on|after|with|in)\b"
         ),
         {"code": 193},
     ),

@@ -37,6 +37,12 @@ _DLL_CUT_SHORT = re.compile(
     r"(?:(?<=cannot proceed because )|(?<=can't proceed because )|(?<=can't start because )|(?<=to start because ))"
     r"([A-Za-z][A-Za-z0-9_.+-]{0,62}?)\.dl(?= (?:was not found|is missing|could not be found))"
 )
+# ... or left off an API set's name in the pop-up's sentence: "The program can't start because
+# api-ms-win-core-rtlsupport-l1-2-0 is missing from your computer" (an API set is always a DLL)
+_API_SET_NO_EXT = re.compile(
+    r"(?<=because )((?:api|ext)-ms-win-[a-z0-9-]+-l\d-\d-\d)(?= (?:was not found|is missing|could not be found))",
+    re.IGNORECASE,
+)
 # ... or glued to the next word by a lost space: "api-ms-win-core-synch-l1-2-2.dllis missing from your computer"
 _DLL_GLUED = re.compile(r"(?<=[A-Za-z0-9_])(\.dll)(?=(?:is|was) (?:missing|not found)\b)", re.IGNORECASE)
 # ... and Python's words retyped with a slip: "DDL load failed", "dll load file failed"
@@ -59,7 +65,10 @@ _OEM_CODE_PAGES = (
 _OEM_HINT = re.compile("[\u2500-\u25a0\u0400-\u04ff\u00a0-\u00ff\u2219\u221a\u2116]")
 _OEM_LINE = 2_000  # characters: longer lines are no console message
 _PATH_WINDOW = 260  # characters looked back from a space between CJK characters for a path's separator
-_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'"})
+# (and the acute accent and the modifier letter typed for an apostrophe: "Can´t find dependent libraries")
+_QUOTES = str.maketrans(
+    {"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'", "\u00b4": "'", "\u02bc": "'"}
+)
 
 
 def _dll_for_ddl(m: re.Match[str]) -> str:
@@ -103,6 +112,8 @@ def normalize_text(raw: str) -> str:
         text = _DLL_OCR_TYPO.sub(_dll_for_ocr, text)
         text = _DLL_CUT_SHORT.sub(r"\1.dll", text)
         text = _DLL_GLUED.sub(r"\1 ", text)
+    if "-ms-win-" in text or "-MS-WIN-" in text:
+        text = _API_SET_NO_EXT.sub(r"\1.dll", text)
     if "<br" in text or "<BR" in text:
         text = _HTML_BREAK.sub("\n", text)
     if "DLL failed while" in text:

@@ -144,10 +144,13 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         "retold",
         fact_pattern(
             r"(?:could not (?:find o[rf] load|load|find)|no) (?:the )?Qt platform plugin"
-            r"(?: \"(?P<dll>windows)\"| could be initialized)"
+            r"(?: [\"'`][ \t]*(?P<dll>windows)[ \t]*[\"'`]| could be initialized)"
         ),
         {"dll": "qwindows.dll"},
     ),
+    # 126's message retyped with "cannot": "Authentication plugin 'dialog' cannot be loaded: The specified module cannot
+    # be found."
+    ("retold", fact_pattern(r"\bThe specified module cannot be found\b"), {"code": 126}),
     # psycopg 3 found no libpq: "ImportError: no pq wrapper available", "... libpq library not found"
     (
         "retold",

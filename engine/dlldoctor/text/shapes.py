@@ -188,7 +188,7 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "load-library",
         fact_pattern(
-            r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? ?(?:failed|失败|失敗|실패)(?: with error| with code|, error)?:? ?[(（]?(?P<code>0x[0-9a-f]{1,4}\b|\d+)"
+            r"LoadLibrary(?:Ex)?[AW]?(?:\(\))? ?(?:failed|失败|失敗|실패)(?: with error(?: code)?| with code|, error(?: code)?)?:? ?[(（]?(?P<code>0x[0-9a-f]{1,4}\b|\d+)"
         ),
         {},
     ),
@@ -259,14 +259,16 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ),
     ("code-mention", fact_pattern(r"\(Error (?P<code>\d{1,5}): "), {}),
     # 193's message retyped ("%1 not a valid win32 application!", "is not a valid Win32 app", "is not a valid 32-bit
-    # application", "不是有效的win32应用程序",
+    # application", "不是有效的win32应用程序", its Chinese translated back, "is not effective win32 application", or
+    # said short, 'an "invalid win32 app" error'),
     # German's "keine zulässige Win32-Anwendung" translated back: "is no valid win32 program"),
     # or without "valid" after the file it names ("python.exe is not a Win32 application"; not "a web app, not a
     # Win32 app")
     (
         "code-mention",
         fact_pattern(
-            r"\b(?:not|no) (?:an? )?valid (?:win32|32-bit|64-bit)[- ](?:app(?:lication)?|program)\b|"
+            r"\b(?:not|no) (?:an? )?(?:valid|effective) (?:win32|32-bit|64-bit)[- ](?:app(?:lication)?|program)\b|"
+            r"\ban? [\"'`]?invalid win32 app(?:lication)?\b|"
             r"(?:%1|[\w.+-]+\.(?:exe|dll|pyd)[\"'`]?) is not an? win32 app(?:lication)?\b|不是(?:一个|一個)?有效(?:的)? ?win32 ?(?:应用程序|應用程式|程序|程式)"
         ),
         {"code": 193},

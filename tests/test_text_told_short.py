@@ -1,0 +1,174 @@
+"""Loader failures said short or retyped: LoadLibrary's "failed with error code 126", the entry-point pop-up without
+its DLL (a Windows function's name alone, the program's name and the title, the Chinese opening words damaged by OCR,
+the Spanish words without their accents), an HRESULT after "fails with", .NET's exceptions named as what was thrown,
+193 translated back or said short, 126 with "cannot", an API set's name without ".dll", an acute accent for an
+apostrophe; and a published MinGW build or a Debug build that lacks its runtime, which is the release's fault. Each
+text is a real report's (its source beside it) or a healthy text that must stay silent."""
+
+from __future__ import annotations
+
+import pytest
+from silence import only_named_guesses, reading
+from test_text_facts import facts
+
+from dlldoctor.diagnose.differential import is_loader_error
+from dlldoctor.diagnose.explain import explain_text
+from dlldoctor.kb.ruleset import RuleSet
+
+
+@pytest.mark.parametrize(
+    ("text", "codes", "dll", "symbol"),
+    [
+        # https://github.com/YAL-GameMaker/steamworks.gml/issues/5
+        ('I get "LoadLibraryA failed with error code 126" errors spammed in the logs', (126,), None, None),
+        # https://github.com/VeniceUnleashed/VeniceUnleashed/issues/925 (title and body)
+        (
+            "DiscardVirtualMemory could not be located\nbuild 20079 download dev branch update and throw error",
+            (127,),
+            None,
+            "DiscardVirtualMemory",
+        ),
+        # https://github.com/VCVRack/Rack/issues/415 (a title)
+        ("Rack.exe Entry point not found error", (127,), None, None),
+        # https://github.com/yuudi/rwa-desktop/issues/2 (the Chinese pop-up read by OCR)
+        ("无法定位程序揃入点DiscardVirtualMemory于劫志筵接庠", (127,), None, "DiscardVirtualMemory"),
+        # https://github.com/wang-bin/QtAV/issues/898
+        ("运行时直接崩溃，弹出提示无法定位程序输入点，下图所示：", (127,), None, None),
+        # https://github.com/modlfo/VultModules/issues/2
+        (
+            '" No se encuentra el punto de entrada del procedimento _ZN4rack11ParamWidget17onMouseDownOpaqueEi en la '
+            "biblioteca de vinculos dinamicos Rack.exe.",
+            (127,),
+            None,
+            None,
+        ),
+        # https://github.com/microsoft/CLRInstrumentationEngine/issues/232
+        (
+            "Observation - profiler load fails with HRESULT 0x8007007e . See the attached image",
+            (126,),
+            None,
+            None,
+        ),
+        # https://github.com/mono/SkiaSharp/issues/1641 (title and body)
+        (
+            "BadImageFormatException when build target is x64\nwhy I run into a **BadImageFormatException** when I use",
+            (193,),
+            None,
+            None,
+        ),
+        # https://github.com/SciSharp/TensorFlow.NET/issues/255
+        (
+            "On first usage of 'tf' it throws an exception: \"The type initializer for 'Tensorflow.tf\" threw an "
+            'exception" of type DllNotFoundException.',
+            (126,),
+            None,
+            None,
+        ),
+        # https://github.com/stevengj/nlopt/issues/277 (MATLAB's Chinese message translated back)
+        (
+            'load library "\\nlopttest\\nlopt.lib"  error happened\n\\nlopttest\\nlopt.lib is not effective win32 '
+            "application",
+            (193,),
+            None,
+            None,
+        ),
+        # https://github.com/sqlitebrowser/sqlitebrowser/issues/464
+        (
+            '"sqlitebrowser.exe" from the 3.8.0-win32v2 install is triggering a "invalid win32 app" error message',
+            (193,),
+            None,
+            None,
+        ),
+        # https://github.com/TablePlus/TablePlus/issues/2512
+        (
+            "Trying to connect gives a popup:\n\"Authentication plugin 'dialog' cannot be loaded: The specified "
+            'module cannot be found."',
+            (126,),
+            None,
+            None,
+        ),
+        # https://github.com/rust-lang/rust/issues/67188
+        (
+            "the error message is \"The program can't start because api-ms-win-core-rtlsupport-l1-2-0 is missing from "
+            'your computer. Try reinstalling the program to fix this problem"',
+            (126,),
+            "api-ms-win-core-rtlsupport-l1-2-0.dll",
+            None,
+        ),
+    ],
+)
+def test_a_failed_load_said_short_is_read(
+    text: str, codes: tuple[int, ...], dll: str | None, symbol: str | None, rule_set: RuleSet
+) -> None:
+    f = facts(text, rule_set)
+    assert (tuple(f.codes), f.dll, f.symbol, is_loader_error(f)) == (codes, dll, symbol, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "dll"),
+    [
+        # https://github.com/dorkbox/SystemTray/issues/106 (the acute accent typed for an apostrophe)
+        (
+            "java.lang.UnsatisfiedLinkError: C:\\Temp\\SystemTray.dll: Can´t find dependent libraries",
+            "systemtray.dll",
+        ),
+        # https://github.com/Slesa/launchy/issues/9 (a space inside the quotes)
+        ('Could not find or load the Qt platform plugin "windows "error', "qwindows.dll"),
+    ],
+)
+def test_a_failed_load_typed_loosely_keeps_its_dll(text: str, dll: str, rule_set: RuleSet) -> None:
+    f = facts(text, rule_set)
+    assert (f.dll, is_loader_error(f)) == (dll, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # https://github.com/VeniceUnleashed/VeniceUnleashed/issues/925: DiscardVirtualMemory came with Windows 8.1
+        ("DiscardVirtualMemory could not be located", "entry-point-missing-from-windows-system-dll"),
+        ("无法定位程序揃入点DiscardVirtualMemory于劫志筵接庠", "entry-point-missing-from-windows-system-dll"),
+        # https://github.com/merbanan/rtl_433/issues/2495 (the release zip; the nightly build works)
+        (
+            "Windows static build: missing libwinpthread-1.dll\nI'm trying to run the windows "
+            "rtl_433-win-x64-22.11.zip relase, and both executables, including the static one, complain about a "
+            "missing libwinpthread-1.dll\nThe nightly build works though.",
+            "mingw-runtime-missing-from-a-release",
+        ),
+        # https://github.com/pkviet/obs-studio/issues/28 (a released binary linked against the debug runtime)
+        (
+            "After installing and upon launching, I get error messages saying these three dll files can't be found:\n"
+            "msvcp140d.dll\nucrtbased.dll\nvcruntime140d.dll",
+            "debug-vc-runtime-dll-not-found",
+        ),
+    ],
+)
+def test_those_words_name_their_cause(text: str, rule: str, rule_set: RuleSet) -> None:
+    assert explain_text(text, rule_set).diagnoses[0].rule.id == rule
+
+
+def test_a_program_one_built_oneself_lacks_gcc_s_runtime_is_the_bundle_s(rule_set: RuleSet) -> None:
+    # the reporter's own cross-compiled build, with a version in it: not the release's fault
+    text = (
+        "I cross-compiled v1.2.0 from Linux with mingw64 and on Windows I get: The code execution cannot proceed "
+        "because libstdc++-6.dll was not found."
+    )
+    assert explain_text(text, rule_set).diagnoses[0].rule.id == "mingw-runtime-dll-not-found"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a program's name and the words of a bundler's entry point, no pop-up
+        "webpack.exe: cannot find entry point ./src/index.js, check your configuration",
+        # a constant in code
+        "// HRESULT: 0x8007007E is ERROR_MOD_NOT_FOUND",
+        # documentation of the exception
+        "BadImageFormatException is thrown when the file image of a dynamic link library is invalid.",
+        # a sentence with "could not be located" about no function
+        "The configuration file could not be located, using defaults.",
+        # the acute accent in a name, no failure
+        "Thanks to José´s patch the build is green again.",
+    ],
+)
+def test_words_near_those_shapes_that_are_no_failure_stay_silent(text: str, rule_set: RuleSet) -> None:
+    assert only_named_guesses(*reading(text, rule_set))
