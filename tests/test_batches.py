@@ -50,7 +50,9 @@ BATCHES = (
     Batch(23, "twenty-third", 152, 140),  # 158 written, six overlaps dropped unread
     Batch(24, "twenty-fourth", 216, 195),  # 229 written, three over the per-repository cap, ten overlaps
     Batch(25, "twenty-fifth", 415, 397),  # 426 written, eight over the cap, three repeated sources
-    Batch(26, "twenty-sixth", 292, 256),  # 294 written, one over the per-repository cap, one overlap dropped unread
+    Batch(
+        26, "twenty-sixth", 292, 256
+    ),  # 294 written, one over the per-repository cap, one overlap dropped unread
 )
 # The first three batches marked each text a paste or a title only, and did not say which process it came from.
 TWO_KINDS = frozenset({9, 10, 11})

@@ -2,8 +2,10 @@
 its DLL (a Windows function's name alone, the program's name and the title, the Chinese opening words damaged by OCR,
 the Spanish words without their accents), an HRESULT after "fails with", .NET's exceptions named as what was thrown,
 193 translated back or said short, 126 with "cannot", an API set's name without ".dll", an acute accent for an
-apostrophe; and a published MinGW build or a Debug build that lacks its runtime, which is the release's fault. Each
-text is a real report's (its source beside it) or a healthy text that must stay silent."""
+apostrophe; a host's words for a module that did not load (.NET's P/Invoke class, x64dbg's plug-in); programs' own
+messages that name the cause (JNA's incompatible library, ONNX Runtime's null API, a runtime said too old); and a
+published MinGW build or a Debug build that lacks its runtime, which is the release's fault. Each text is a real
+report's (its source beside it) or a healthy text that must stay silent."""
 
 from __future__ import annotations
 
@@ -95,6 +97,13 @@ from dlldoctor.kb.ruleset import RuleSet
             "api-ms-win-core-rtlsupport-l1-2-0.dll",
             None,
         ),
+        # https://github.com/libsdl-org/SDL/issues/11806 (a title)
+        (
+            "Entry point not found error when using SDL_RenderGeometry and SDL_DuplicateSurface",
+            (127,),
+            None,
+            None,
+        ),
     ],
 )
 def test_a_failed_load_said_short_is_read(
@@ -146,6 +155,46 @@ def test_those_words_name_their_cause(text: str, rule: str, rule_set: RuleSet) -
     assert explain_text(text, rule_set).diagnoses[0].rule.id == rule
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/rnchg/APT/issues/15 (a title and the body)
+        "The type initializer for 'Microsoft.ML.OnnxRuntime.NativeMethods' threw an exception.\n这是怎么回事？win7系统的",
+        # https://github.com/x64dbg/x64dbgpy/issues/34 (x64dbg's log)
+        "[PLUGIN]Failed to load plugin: x64dbgpy.dp32\n[PLUGIN] xAnalyzer v2 Loaded!",
+    ],
+)
+def test_a_host_s_words_for_a_module_that_did_not_load_are_a_failed_load(
+    text: str, rule_set: RuleSet
+) -> None:
+    f = facts(text, rule_set)
+    assert (f.error_code, is_loader_error(f)) == (None, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # https://github.com/qzind/tray/issues/577 (another program's jnidispatch.dll on PATH)
+        (
+            "There is an incompatible JNA native library installed on this system\nExpected: 5.2.2\nFound:    6.0.0",
+            "incompatible-jna-native-library-found",
+        ),
+        # https://github.com/UNeedCryDear/yolov5-seg-opencv-onnxruntime-cpp/issues/19 (System32's older onnxruntime)
+        (
+            "引发了异常: 读取访问权限冲突。 **Ort::GetApi**(...) 返回 nullptr。",
+            "older-onnxruntime-dll-loaded-first",
+        ),
+        # https://github.com/PCSX2/pcsx2/issues/11834 (a title)
+        (
+            "[BUG]: Your Microsoft Visual C++ Runtime appears to be too old for this build of PCSX2",
+            "program-says-vc-runtime-too-old",
+        ),
+    ],
+)
+def test_a_program_s_own_message_names_its_cause(text: str, rule: str, rule_set: RuleSet) -> None:
+    assert explain_text(text, rule_set).diagnoses[0].rule.id == rule
+
+
 def test_a_program_one_built_oneself_lacks_gcc_s_runtime_is_the_bundle_s(rule_set: RuleSet) -> None:
     # the reporter's own cross-compiled build, with a version in it: not the release's fault
     text = (
@@ -168,6 +217,10 @@ def test_a_program_one_built_oneself_lacks_gcc_s_runtime_is_the_bundle_s(rule_se
         "The configuration file could not be located, using defaults.",
         # the acute accent in a name, no failure
         "Thanks to José´s patch the build is green again.",
+        # another class's static constructor
+        "The type initializer for 'MyApp.Settings' threw an exception.",
+        # a plug-in loaded
+        "[PLUGIN] Loaded plugin: x64dbgpy.dp64",
     ],
 )
 def test_words_near_those_shapes_that_are_no_failure_stay_silent(text: str, rule_set: RuleSet) -> None:

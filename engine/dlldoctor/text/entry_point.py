@@ -196,12 +196,12 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 127},
     ),
     # ... or the title alone, as the pop-up writes it, at the start of a line: "EntryPoint Not Found when using
-    # MinGW-w64 GCC compilers", "Entry point not found when program start." (not "How to Fix Entry Point Not Found
-    # Errors")
+    # MinGW-w64 GCC compilers", "Entry point not found when program start.", "Entry point not found error when using
+    # SDL_RenderGeometry" (not "How to Fix Entry Point Not Found Errors")
     (
         "retold",
         fact_pattern(
-            r"(?m)^[ \t\"'`*]*(?-i:Entry ?[Pp]oint [Nn]ot [Ff]ound)(?:[ \t.!]*$|[ \t]+(?:when|while|on|after|with|"
+            r"(?m)^[ \t\"'`*]*(?-i:Entry ?[Pp]oint [Nn]ot [Ff]ound)(?:[ \t]+errors?)?(?:[ \t.!]*$|[ \t]+(?:when|while|on|after|with|"
             r"dialog|pop-?up)\b|[ \t]*[(:][ \t]*[\"'`]?(?P<dll>" + DLL_NAME + r"))"
         ),
         {"code": 127},

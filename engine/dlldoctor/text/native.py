@@ -231,6 +231,19 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 193},
     ),
+    # ... and a class of P/Invoke declarations whose static constructor failed, which is its DLL not loading ("The type
+    # initializer for 'Microsoft.ML.OnnxRuntime.NativeMethods' threw an exception"; not another class's)
+    (
+        "load-library",
+        fact_pattern(
+            r"The type initializer for [\"'`][\w.+`]*?\.?(?:NativeMethods|UnsafeNativeMethods|SafeNativeMethods|"
+            r"NativeLibrary|Interop|PInvoke|Native)[\"'`] threw an exception"
+        ),
+        {},
+    ),
+    # x64dbg's log for a plug-in (a DLL named .dp32 or .dp64) that did not load: "[PLUGIN]Failed to load plugin:
+    # x64dbgpy.dp32", "Failed to load plugin: CpuidSpoofer.dp32"
+    ("load-library", fact_pattern(r"\bFailed to load plugin:[ \t]*[\w.+~-]+\.dp(?:32|64)\b"), {}),
     # Node.js and Electron: an addon built for another Node ABI ("was compiled against a different Node.js version
     # using NODE_MODULE_VERSION 72. This version of Node.js requires NODE_MODULE_VERSION 73.")
     (
