@@ -104,6 +104,16 @@ from dlldoctor.kb.ruleset import RuleSet
             None,
             None,
         ),
+        # https://github.com/dataplat/dbatools/issues/8638 (32-bit PowerShell 7 loading a 64-bit DLL)
+        (
+            'Invoke-DbaQuery throws "An attempt was made to load a program with an incorrect format. (0x8007000B)" in '
+            "32 bit PowerShell 7",
+            (193,),
+            None,
+            None,
+        ),
+        # https://github.com/signalapp/Signal-Desktop/issues/2967 (the pop-up's title after a sentence)
+        ("Cant start after update that was just pushed. Entry point not found.", (127,), None, None),
     ],
 )
 def test_a_failed_load_said_short_is_read(
@@ -162,6 +172,12 @@ def test_those_words_name_their_cause(text: str, rule: str, rule_set: RuleSet) -
         "The type initializer for 'Microsoft.ML.OnnxRuntime.NativeMethods' threw an exception.\n这是怎么回事？win7系统的",
         # https://github.com/x64dbg/x64dbgpy/issues/34 (x64dbg's log)
         "[PLUGIN]Failed to load plugin: x64dbgpy.dp32\n[PLUGIN] xAnalyzer v2 Loaded!",
+        # https://github.com/skawamoto0/ditherig/issues/6 (the Japanese words for a DLL that did not load)
+        "dll のロードに失敗しました",
+        # https://github.com/LavaGang/MelonLoader/issues/694 (MelonLoader's words)
+        "Error Failed to load library!\nWhen I try to open the game with melon loader it just displays it",
+        # https://github.com/pupil-labs/pupil/issues/1661 (Python's words retyped)
+        'after dragging the captured folder, I get the error "dll load file failed"  and after the player will shut down.',
     ],
 )
 def test_a_host_s_words_for_a_module_that_did_not_load_are_a_failed_load(

@@ -206,6 +206,13 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 127},
     ),
+    # ... or ending a sentence after others: "Cant start after update that was just pushed. Entry point not found."
+    # (not a how-to's "How to fix entry point not found errors")
+    (
+        "retold",
+        fact_pattern(r"[.!:;][ \t]+(?-i:Entry ?[Pp]oint (?:[Nn]ot|[Nn]o) [Ff]ound)[ \t.!]*\r?(?m:$)"),
+        {"code": 127},
+    ),
     # a tool's words for it with a Windows function's name: "Could not find entry point SetThreadDescription" (a
     # CamelCase name: not a program's "could not find entry point main"; and at the line's end: not a warning that
     # goes on without it, "..., thread names will not be set")

@@ -188,6 +188,18 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 193},
     ),
+    # ... or that message alone, quoted from PowerShell or another .NET host, with its HRESULT or after a failure's verb
+    # ('throws "An attempt was made to load a program with an incorrect format. (0x8007000B)"'; not a document's "see
+    # also: 'An attempt was made to load a program with an incorrect format'")
+    (
+        "code-mention",
+        fact_pattern(
+            r"\bAn attempt was made to load a program with an incorrect format\.? ?\(0x8007000B\)|"
+            r"\b(?:throws?|threw|error|failed|fails|got|get|getting)\b[^\r\n]{0,20}?[\"'`]"
+            r"An attempt was made to load a program with an incorrect format\b"
+        ),
+        {"code": 193},
+    ),
     ("code-mention", fact_pattern(_HRESULT + r"0x8007000B\b"), {"code": 193}),
     ("code-mention", fact_pattern(_HRESULT + r"0x8007007E\b"), {"code": 126}),
     ("code-mention", fact_pattern(_HRESULT + r"0x8007007F\b"), {"code": 127}),

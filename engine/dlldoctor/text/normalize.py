@@ -105,7 +105,8 @@ def normalize_text(raw: str) -> str:
         text = _LITERAL_NEWLINE.sub("\n", text)
     if "\\x" in text and "\\\\" not in text and _X_RUN.search(text[:1_000_000]):
         text = _unescape_bytes(text)
-    if "ddl" in text.lower():  # one lowering of the text for both typos
+    low = text.lower()  # one lowering of the text for the typos
+    if "ddl" in low or "load file failed" in low:
         text = _DDL_LOAD_TYPO.sub("DLL load failed", text)
         text = _DDL_TYPO.sub(_dll_for_ddl, text)
     if ".d" in text or ".D" in text:

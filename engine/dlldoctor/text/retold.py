@@ -151,6 +151,9 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # 126's message retyped with "cannot": "Authentication plugin 'dialog' cannot be loaded: The specified module cannot
     # be found."
     ("retold", fact_pattern(r"\bThe specified module cannot be found\b"), {"code": 126}),
+    # Japanese for a DLL that did not load ("dll のロードに失敗しました", "DLLの読み込みに失敗しました"), and MelonLoader's
+    # "Failed to load library!"
+    ("retold", fact_pattern(r"\bdll\s*の(?:ロード|読み込み|読込)に失敗|(?-i:Failed to load library!)"), {}),
     # psycopg 3 found no libpq: "ImportError: no pq wrapper available", "... libpq library not found"
     (
         "retold",
