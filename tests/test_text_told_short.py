@@ -114,6 +114,21 @@ from dlldoctor.kb.ruleset import RuleSet
         ),
         # https://github.com/signalapp/Signal-Desktop/issues/2967 (the pop-up's title after a sentence)
         ("Cant start after update that was just pushed. Entry point not found.", (127,), None, None),
+        # https://github.com/oracle/python-cx_Oracle/issues/80 (an older OCI.DLL first on PATH)
+        (
+            "cx_Oracle.DatabaseError: DPI-1049: symbol OCIClientVersion not found in OCI library",
+            (127,),
+            None,
+            "OCIClientVersion",
+        ),
+        # https://github.com/texstudio-org/texstudio/issues/1897 (quoted, cut short before its DLL)
+        (
+            'There is an error message "Entry point no found... for api-ms-win-core-synch-l1-2-0.dll" This error can be '
+            "seen only for Qt 6.2 version.",
+            (127,),
+            "api-ms-win-core-synch-l1-2-0.dll",
+            None,
+        ),
     ],
 )
 def test_a_failed_load_said_short_is_read(
@@ -178,6 +193,12 @@ def test_those_words_name_their_cause(text: str, rule: str, rule_set: RuleSet) -
         "Error Failed to load library!\nWhen I try to open the game with melon loader it just displays it",
         # https://github.com/pupil-labs/pupil/issues/1661 (Python's words retyped)
         'after dragging the captured folder, I get the error "dll load file failed"  and after the player will shut down.',
+        # https://github.com/norihiro/obs-face-tracker/issues/186 (OBS's dialog)
+        "The following OBS plugins failed to load: obs-face-tracker",
+        # https://github.com/ged/ruby-pg/issues/392 (Ruby's gem loader)
+        "Gem Load Error is: AddDllDirectory failed for C:/Ruby30-x64/lib/ruby/gems/3.0.0/gems/pg-1.2.3/lib/x64-mingw32",
+        # https://github.com/Reloaded-Project/Reloaded-II/issues/647 (a mod loader's words)
+        "Failed to DLL inject into application process.\n   at Reloaded.Mod.Launcher.Lib.Utility.ApplicationInjector.Inject()",
     ],
 )
 def test_a_host_s_words_for_a_module_that_did_not_load_are_a_failed_load(

@@ -207,10 +207,16 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 127},
     ),
     # ... or ending a sentence after others: "Cant start after update that was just pushed. Entry point not found."
-    # (not a how-to's "How to fix entry point not found errors")
+    # (not a how-to's "How to fix entry point not found errors"); or quoted, cut short before its DLL: '"Entry point no
+    # found... for api-ms-win-core-synch-l1-2-0.dll"'
     (
         "retold",
-        fact_pattern(r"[.!:;][ \t]+(?-i:Entry ?[Pp]oint (?:[Nn]ot|[Nn]o) [Ff]ound)[ \t.!]*\r?(?m:$)"),
+        fact_pattern(
+            r"[.!:;][ \t]+(?-i:Entry ?[Pp]oint (?:[Nn]ot|[Nn]o) [Ff]ound)[ \t.!]*\r?(?m:$)|"
+            r"[\"'“](?-i:Entry ?[Pp]oint (?:[Nn]ot|[Nn]o) [Ff]ound)(?:\.{2,}|…)[^\r\n\"'”]{0,40}?(?P<dll>"
+            + DLL_NAME
+            + r")\b"
+        ),
         {"code": 127},
     ),
     # a tool's words for it with a Windows function's name: "Could not find entry point SetThreadDescription" (a

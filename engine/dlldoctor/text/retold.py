@@ -80,6 +80,17 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     ),
     # OBS's log line for a plug-in it could not load: "Module '../../obs-plugins/64bit/obs-gstreamer.dll' not loaded"
     ("retold", fact_pattern(r"\bModule '(?P<path>[^'\r\n]{0,200}?" + DLL_NAME + r")' not loaded\b"), {}),
+    # ... and OBS's dialog naming the plug-ins it could not load ("The following OBS plugins failed to load:
+    # obs-face-tracker"); a host's words for a VST plug-in ("Failed loading VST plugin"); a mod loader's for a DLL it
+    # could not inject into a process ("Failed to DLL inject into application process")
+    (
+        "retold",
+        fact_pattern(
+            r"\bThe following OBS plugins failed to load:|\bFailed loading VST plugin\b|"
+            r"\bFailed to DLL inject\b"
+        ),
+        {},
+    ),
     # "FBCapture.dll fails to load"
     ("retold", fact_pattern(r"\b(?P<dll>" + DLL_NAME + r")[\"'`]? (?:failed|fails|failing) to load\b"), {}),
     # "Failed to load shared library", "cannot find the DLL", "could not load a native library"
@@ -154,6 +165,11 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # Japanese for a DLL that did not load ("dll のロードに失敗しました", "DLLの読み込みに失敗しました"), and MelonLoader's
     # "Failed to load library!"
     ("retold", fact_pattern(r"\bdll\s*の(?:ロード|読み込み|読込)に失敗|(?-i:Failed to load library!)"), {}),
+    # ODPI-C found an OCI.DLL without a function it needs, an older Oracle Client first on PATH: "DPI-1049: symbol
+    # OCIClientVersion not found in OCI library"; Ruby's loader of a gem's DLL folder, which fails where
+    # AddDllDirectory is missing: "AddDllDirectory failed for C:/Ruby30-x64/…"
+    ("retold", fact_pattern(r"\bDPI-1049: symbol (?P<symbol>\w+) not found in OCI library\b"), {"code": 127}),
+    ("retold", fact_pattern(r"\bAddDllDirectory failed for\b"), {}),
     # psycopg 3 found no libpq: "ImportError: no pq wrapper available", "... libpq library not found"
     (
         "retold",
