@@ -199,6 +199,10 @@ def test_those_words_name_their_cause(text: str, rule: str, rule_set: RuleSet) -
         "Gem Load Error is: AddDllDirectory failed for C:/Ruby30-x64/lib/ruby/gems/3.0.0/gems/pg-1.2.3/lib/x64-mingw32",
         # https://github.com/Reloaded-Project/Reloaded-II/issues/647 (a mod loader's words)
         "Failed to DLL inject into application process.\n   at Reloaded.Mod.Launcher.Lib.Utility.ApplicationInjector.Inject()",
+        # https://github.com/florvexdev/Gemini-KD/issues/1 (a frozen program's words)
+        "cx_Freeze Fatal Error: Unable to change DLL search path\nError when trying to launch the .exe from a cloned rep.",
+        # https://github.com/msys2/MINGW-packages/issues/6656 (wxWidgets refusing a library of another build)
+        "Fatal Error\nMismatch between the program and library build versions detected.",
     ],
 )
 def test_a_host_s_words_for_a_module_that_did_not_load_are_a_failed_load(

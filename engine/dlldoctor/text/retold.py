@@ -170,6 +170,17 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # AddDllDirectory is missing: "AddDllDirectory failed for C:/Ruby30-x64/…"
     ("retold", fact_pattern(r"\bDPI-1049: symbol (?P<symbol>\w+) not found in OCI library\b"), {"code": 127}),
     ("retold", fact_pattern(r"\bAddDllDirectory failed for\b"), {}),
+    # cx_Freeze's frozen program that could not add its DLL folder ("cx_Freeze Fatal Error: Unable to change DLL search
+    # path"); wxWidgets refusing a library of another build ("Mismatch between the program and library build versions
+    # detected")
+    (
+        "retold",
+        fact_pattern(
+            r"\bcx_Freeze Fatal Error: Unable to change DLL search path\b|"
+            r"\bMismatch between the program and library build versions detected\b"
+        ),
+        {},
+    ),
     # psycopg 3 found no libpq: "ImportError: no pq wrapper available", "... libpq library not found"
     (
         "retold",
