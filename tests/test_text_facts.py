@@ -956,7 +956,7 @@ def test_a_message_the_reporter_translated(text: str, code: int, rule_set: RuleS
         (
             "DLL load failed: The specified module could not be found. python 3.7.8\n"
             "i believe the problem is that the pywin32 version is 301-py3.9 when my python version is currently 3.7.8.",
-            ["abi-tag-differs"],
+            ["abi-tag-differs", "python-before-38"],
         ),
         # deepbeepmeep/Wan2GP#1513: both majors named, but only CUDA 13 is shown installed (installing 12 fixed it)
         (

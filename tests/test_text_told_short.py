@@ -266,3 +266,41 @@ def test_a_program_one_built_oneself_lacks_gcc_s_runtime_is_the_bundle_s(rule_se
 )
 def test_words_near_those_shapes_that_are_no_failure_stay_silent(text: str, rule_set: RuleSet) -> None:
     assert only_named_guesses(*reading(text, rule_set))
+
+
+@pytest.mark.parametrize(
+    ("text", "before_38"),
+    [
+        # https://github.com/autopilot-rs/autopy-legacy/issues/95 (Python 2.7's folder and its message)
+        (
+            '  File "c:\\python\\python27\\Lib\\site-packages\\autopy\\__init__.py", line 9, in <module>\n'
+            "ImportError: DLL load failed: The specified module could not be found",
+            True,
+        ),
+        # https://github.com/LeeKamentsky/python-javabridge/issues/67 (Python 2.7's banner)
+        ("Python 2.7.10 (default, May 23 2015, 09:44:00) [MSC v.1500 64 bit (AMD64)] on win32", True),
+        # 3.7's folder
+        (
+            '  File "C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python37\\lib\\site-packages\\x.py"',
+            True,
+        ),
+        # 3.8 and later name the module
+        (
+            "ImportError: DLL load failed while importing _gdal: The specified module could not be found.",
+            False,
+        ),
+        ('  File "C:\\Python312\\Lib\\site-packages\\av\\__init__.py", line 20, in <module>', False),
+    ],
+)
+def test_a_python_before_38_is_told(text: str, before_38: bool, rule_set: RuleSet) -> None:
+    assert ("python-before-38" in facts(text, rule_set).derived) is before_38
+
+
+def test_a_python_that_still_searched_path_gets_no_search_path_cause(rule_set: RuleSet) -> None:
+    text = (
+        ">>> import autopy\nTraceback (most recent call last):\n"
+        '  File "c:\\python\\python27\\Lib\\site-packages\\autopy\\__init__.py", line 9, in <module>\n'
+        "ImportError: DLL load failed: The specified module could not be found"
+    )
+    causes = {d.rule.category for d in explain_text(text, rule_set).diagnoses}
+    assert causes and "search-path-py38" not in causes

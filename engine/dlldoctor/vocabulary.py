@@ -95,6 +95,7 @@ DerivedFact = Literal[
     "listed-broken-release",
     "native-program",
     "other-os",
+    "python-before-38",
 ]
 DERIVED_FACTS: tuple[DerivedFact, ...] = get_args(DerivedFact)
 # What the loader says when a listed broken release is imported (rules/data/releases.yaml), and where.

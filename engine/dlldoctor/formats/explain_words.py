@@ -75,6 +75,10 @@ def why(evidence: Evidence, lang: str, families: Families) -> str:
                 "文本提到 Linux 或 macOS，却没有任何 Windows 的内容",
                 "the text names Linux or macOS and nothing of Windows",
             ),
+            "python-before-38": (
+                "文本显示的是 3.8 之前的 Python，它仍会在 PATH 中查找扩展模块的 DLL",
+                "the text shows a Python before 3.8, which still searched PATH for extension modules' DLLs",
+            ),
             "listed-broken-release": (
                 f"{evidence.detail} 是已知在 Windows 上无法加载的版本",
                 f"{evidence.detail} is a release known not to load on Windows",

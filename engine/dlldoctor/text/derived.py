@@ -2,7 +2,8 @@
 one that runs, which CUDA the missing DLL belongs to against the CUDA the reporter says is installed; and
 from what a text lacks: a report without a word of Python comes from a native program, one that names Linux or
 macOS and nothing of Windows from another system, one that names a DLL and states no failure is a report told in
-words; a prompt with an environment's name shows it activated."""
+words; a prompt with an environment's name shows it activated; a Python 2 or 3.7's import error shows a Python that
+still searched PATH."""
 
 from __future__ import annotations
 
@@ -86,6 +87,16 @@ _ACTIVATED = fact_pattern(
 )
 
 
+# A Python before 3.8, which still searched PATH for an extension module's DLLs: Python 2's banner, folder or tag
+# ("Python 2.7.10 (default, …)", "C:\\Python27\\", "cp27"), or 3.7's and older's import error, which names no
+# module ("ImportError: DLL load failed: The specified module could not be found"; 3.8 added "while importing X").
+_PYTHON_2 = fact_pattern(
+    r"(?m)^\s*(?:>>>\s*)?Python 2\.\d+(?:\.\d+)?\s*\(|[\\/]Python2\d[\\/]|\bcp2\d\b|\bpython ?2\.\d\b"
+)
+_OLD_IMPORT_ERROR = fact_pattern(r"(?m)^\s*ImportError: DLL load failed: ")
+_PATH_SEARCHED_BELOW = 8  # Python 3.8 stopped searching PATH
+
+
 def _ints(t: ScannedText, patterns: Iterable[object], group: str) -> set[int]:
     out: set[int] = set()
     for pattern in patterns:
@@ -144,6 +155,12 @@ def derive(
         found.append("native-program")
     if t.search(_ACTIVATED):
         found.append("env-activated")
+    if (
+        (running is not None and running < _PATH_SEARCHED_BELOW)
+        or t.search(_PYTHON_2)
+        or t.search(_OLD_IMPORT_ERROR)
+    ):
+        found.append("python-before-38")
     if failed and not windows_stated and t.search(_OTHER_OS) and not t.search(_WINDOWS_WORDS):
         found.append("other-os")
     # a text that names a DLL and states no failure, nor speaks of DLLs for another reason: a report told in words
