@@ -304,3 +304,20 @@ def test_a_python_that_still_searched_path_gets_no_search_path_cause(rule_set: R
     )
     causes = {d.rule.category for d in explain_text(text, rule_set).diagnoses}
     assert causes and "search-path-py38" not in causes
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/isledecomp/LEGOIslandRebuilder/issues/33 (a .NET Framework program on Windows XP)
+        '0xc0000135 error in Windows XP\nI am getting the error "The application has failed to initialize properly '
+        '(0xc0000135)"',
+        # https://github.com/heddaz/shadowin/issues/10
+        "不支持xp系统？\n在xp上运行，提示 The application failed to initialize properly (0xc0000135). Click on OK to "
+        "terminate the application.",
+    ],
+)
+def test_xp_s_words_for_a_program_that_could_not_start_are_the_net_framework_missing(
+    text: str, rule_set: RuleSet
+) -> None:
+    assert explain_text(text, rule_set).diagnoses[0].rule.id == "dotnet-framework-missing"
