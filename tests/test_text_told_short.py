@@ -129,6 +129,21 @@ from dlldoctor.kb.ruleset import RuleSet
             "api-ms-win-core-synch-l1-2-0.dll",
             None,
         ),
+        # https://github.com/FoldingAtHome/fah-issues/issues/662 (the SideBySide event's words)
+        (
+            "First event: *SideBySide error EventID 32*\nDependent Assembly Microsoft.VC90.CRT could not be found and "
+            "Last Error was The referenced assembly is not installed on your system.",
+            (14001,),
+            None,
+            None,
+        ),
+        # https://github.com/sqlitebrowser/sqlitebrowser/issues/301 (0xc000007b with a zero too few)
+        (
+            "Hello, I had just fresh install sqlite 3.6 64 bit edition and I got 0xc00007b problem.",
+            (0xC000007B,),
+            None,
+            None,
+        ),
     ],
 )
 def test_a_failed_load_said_short_is_read(

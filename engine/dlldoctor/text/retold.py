@@ -188,12 +188,13 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"dll": "libpq.dll"},
     ),
     # 0xc000007b with a zero too few, retyped in the pop-up's words: "Application unable to start correctly 0xc00007b",
-    # or after "error" ("give me python error 0xc00007b")
+    # or after "error" ("give me python error 0xc00007b"), or as what one got ("I got 0xc00007b problem")
     (
         "code-mention",
         fact_pattern(
             r"(?:start(?:ed)? correctly|unable to start|cannot start|can't start)[^\r\n]{0,20}?\(?0xc0{4}7b\b|"
-            r"\(0xc0{4}7b\)|\b(?:error|exception|code)\b[^\r\n=]{0,12}?\b0xc0{4}7b\b"
+            r"\(0xc0{4}7b\)|\b(?:error|exception|code)\b[^\r\n=]{0,12}?\b0xc0{4}7b\b|"
+            r"\b(?:got|get|getting|gets|have|had|having) (?:an? |the )?0xc0{4}7b (?:problem|error|issue)\b"
         ),
         {"code": 0xC000007B},
     ),
@@ -318,12 +319,13 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     *ENTRY_POINT_RETOLD,
     # the side-by-side pop-up retold: "side-by-side configuration is incorrect when importing win32api", "I keep getting
     # a \"side-by-side config error\" when starting the application", "Wrong Side-by-Side configuration (microsoft.vc80.crt
-    # could not be found)"
+    # could not be found)"; and the SideBySide event's words opening a line ("Dependent Assembly Microsoft.VC90.CRT could
+    # not be found"; not a sentence that goes on to say it works now)
     (
         "retold",
         fact_pattern(
             r"\bside-by-side config(?:uration)?(?: is (?:incorrect|invalid)| errors?\b|[ \t]*\([^\r\n)]{1,60}? could not be "
-            r"found\))"
+            r"found\))|(?m:^)[ \t>*]*Dependent Assembly [\w.-]+ could not be found\b"
         ),
         {"code": 14001},
     ),
