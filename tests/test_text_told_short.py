@@ -218,6 +218,10 @@ def test_those_words_name_their_cause(text: str, rule: str, rule_set: RuleSet) -
         "cx_Freeze Fatal Error: Unable to change DLL search path\nError when trying to launch the .exe from a cloned rep.",
         # https://github.com/msys2/MINGW-packages/issues/6656 (wxWidgets refusing a library of another build)
         "Fatal Error\nMismatch between the program and library build versions detected.",
+        # https://github.com/numba/llvmlite/issues/1303 (llvmlite's own words)
+        'raise OSError("Could not find/load shared object file") from e\nOSError: Could not find/load shared object file',
+        # https://github.com/oracle/python-cx_Oracle/issues/442 (ODPI-C refusing the Oracle Client found)
+        "DPI-1050: Oracle Client library is at version 10.2 but version 11.2 or higher is needed",
     ],
 )
 def test_a_host_s_words_for_a_module_that_did_not_load_are_a_failed_load(
@@ -319,6 +323,15 @@ def test_a_python_that_still_searched_path_gets_no_search_path_cause(rule_set: R
     )
     causes = {d.rule.category for d in explain_text(text, rule_set).diagnoses}
     assert causes and "search-path-py38" not in causes
+
+
+def test_a_frozen_program_without_a_wheel_s_libs_folder_is_the_bundle_s(rule_set: RuleSet) -> None:
+    # https://github.com/marcelotduarte/cx_Freeze/issues/1724
+    text = (
+        "FileNotFoundError: [WinError 2] The system cannot find the file specified: "
+        "'C:\\Projects\\python_projects\\cx_freeze_issues\\shapely_libs\\out\\lib\\Shapely.libs'"
+    )
+    assert explain_text(text, rule_set).diagnoses[0].rule.id == "wheel-libs-folder-not-bundled"
 
 
 @pytest.mark.parametrize(

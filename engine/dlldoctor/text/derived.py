@@ -89,11 +89,14 @@ _ACTIVATED = fact_pattern(
 
 # A Python before 3.8, which still searched PATH for an extension module's DLLs: Python 2's banner, folder or tag
 # ("Python 2.7.10 (default, …)", "C:\\Python27\\", "cp27"), or 3.7's and older's import error, which names no
-# module ("ImportError: DLL load failed: The specified module could not be found"; 3.8 added "while importing X").
+# module ("ImportError: DLL load failed: The specified module could not be found"; 3.8 added "while importing X"), or
+# its os module without os.add_dll_directory, which 3.8 added.
 _PYTHON_2 = fact_pattern(
     r"(?m)^\s*(?:>>>\s*)?Python 2\.\d+(?:\.\d+)?\s*\(|[\\/]Python2\d[\\/]|\bcp2\d\b|\bpython ?2\.\d\b"
 )
-_OLD_IMPORT_ERROR = fact_pattern(r"(?m)^\s*ImportError: DLL load failed: ")
+_OLD_IMPORT_ERROR = fact_pattern(
+    r"(?m)^\s*ImportError: DLL load failed: |module 'os' has no attribute 'add_dll_directory'"
+)
 _PATH_SEARCHED_BELOW = 8  # Python 3.8 stopped searching PATH
 
 

@@ -181,6 +181,20 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {},
     ),
+    # a wheel's DLL folder that a frozen program lacks, which delvewheel's patch adds with os.add_dll_directory
+    # ("FileNotFoundError: [WinError 2] The system cannot find the file specified: '…\\lib\\Shapely.libs'": the
+    # loader's API failed, on the line of Python's error, so not a retelling)
+    ("load-library", fact_pattern(r"\[WinError 2\][^\r\n]{0,120}?[\\/][\w.-]+\.libs[\"'`]"), {}),
+    # llvmlite's "Could not find/load shared object file"; ODPI-C's Oracle Client found but refused ("DPI-1050: Oracle
+    # Client library is at version 10.2 but version 11.2 or higher is needed", "DPI-1072: the Oracle Client library
+    # version is unsupported"); Python's ssl module without its DLLs ("the SSL module is not available")
+    (
+        "retold",
+        fact_pattern(
+            r"\bCould not find/load shared object file\b|\bDPI-10(?:50|72): |\bthe SSL module is not available\b"
+        ),
+        {},
+    ),
     # psycopg 3 found no libpq: "ImportError: no pq wrapper available", "... libpq library not found"
     (
         "retold",
