@@ -222,6 +222,8 @@ def test_those_words_name_their_cause(text: str, rule: str, rule_set: RuleSet) -
         'raise OSError("Could not find/load shared object file") from e\nOSError: Could not find/load shared object file',
         # https://github.com/oracle/python-cx_Oracle/issues/442 (ODPI-C refusing the Oracle Client found)
         "DPI-1050: Oracle Client library is at version 10.2 but version 11.2 or higher is needed",
+        # https://github.com/OpenMS/OpenMS/issues/8701 (a binding's words)
+        "Using FragPipe v24 with the SpecLibQuant workflow I get an pyOpenMS error: Error loading pyOpenMS libraries",
     ],
 )
 def test_a_host_s_words_for_a_module_that_did_not_load_are_a_failed_load(
@@ -323,6 +325,16 @@ def test_a_python_that_still_searched_path_gets_no_search_path_cause(rule_set: R
     )
     causes = {d.rule.category for d in explain_text(text, rule_set).diagnoses}
     assert causes and "search-path-py38" not in causes
+
+
+def test_a_folder_given_to_add_dll_directory_that_does_not_exist_is_a_failed_load(rule_set: RuleSet) -> None:
+    # https://github.com/amberwhitehead/pyfluidsynth/issues/100 (the package's DLL folder was not installed there)
+    text = (
+        'Traceback (most recent call last):\n  File "<frozen os>", line 1119, in add_dll_directory\n'
+        "FileNotFoundError: [WinError 3] 系统找不到指定的路径。: 'C:\\\\tools\\\\fluidsynth\\\\bin'"
+    )
+    f = facts(text, rule_set)
+    assert (f.error_code, is_loader_error(f)) == (3, True)
 
 
 def test_a_frozen_program_without_a_wheel_s_libs_folder_is_the_bundle_s(rule_set: RuleSet) -> None:

@@ -185,6 +185,16 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # ("FileNotFoundError: [WinError 2] The system cannot find the file specified: '…\\lib\\Shapely.libs'": the
     # loader's API failed, on the line of Python's error, so not a retelling)
     ("load-library", fact_pattern(r"\[WinError 2\][^\r\n]{0,120}?[\\/][\w.-]+\.libs[\"'`]"), {}),
+    # ... and any folder os.add_dll_directory was given that does not exist, its frame before Python's error ('File
+    # "<frozen os>", line 1119, in add_dll_directory' then "FileNotFoundError: [WinError 3] …: 'C:\\tools\\fluidsynth\\bin'")
+    ("load-library", fact_pattern(r"\bin add_dll_directory[ \t]*\r?\n[^\r\n]{0,200}?\[WinError [23]\]"), {}),
+    # a binding's words for its native libraries not loading: "Error loading pyOpenMS libraries", "Error when loading
+    # pyOpenMS libraries!"
+    (
+        "retold",
+        fact_pattern(r"\bError (?:when |while )?loading [\w.-]+ (?:native )?(?:libraries|dlls)\b"),
+        {},
+    ),
     # llvmlite's "Could not find/load shared object file"; ODPI-C's Oracle Client found but refused ("DPI-1050: Oracle
     # Client library is at version 10.2 but version 11.2 or higher is needed", "DPI-1072: the Oracle Client library
     # version is unsupported"); Python's ssl module without its DLLs ("the SSL module is not available")
