@@ -361,3 +361,13 @@ def test_xp_s_words_for_a_program_that_could_not_start_are_the_net_framework_mis
     text: str, rule_set: RuleSet
 ) -> None:
     assert explain_text(text, rule_set).diagnoses[0].rule.id == "dotnet-framework-missing"
+
+
+def test_a_python_from_38_on_named_beside_an_older_one_keeps_the_search_path(rule_set: RuleSet) -> None:
+    # the report of a regression from 3.7 to 3.8 is the search path's own
+    text = "It worked on Python 3.7 but on Python 3.8 I get ImportError: DLL load failed: The specified module could not be found."
+    f = facts(text, rule_set)
+    assert ("python-before-38" in f.derived, explain_text(text, rule_set).diagnoses[0].rule.category) == (
+        False,
+        "search-path-py38",
+    )

@@ -88,16 +88,19 @@ _ACTIVATED = fact_pattern(
 
 
 # A Python before 3.8, which still searched PATH for an extension module's DLLs: Python 2's banner, folder or tag
-# ("Python 2.7.10 (default, …)", "C:\\Python27\\", "cp27"), or 3.7's and older's import error, which names no
-# module ("ImportError: DLL load failed: The specified module could not be found"; 3.8 added "while importing X"), or
-# its os module without os.add_dll_directory, which 3.8 added.
-_PYTHON_2 = fact_pattern(
-    r"(?m)^\s*(?:>>>\s*)?Python 2\.\d+(?:\.\d+)?\s*\(|[\\/]Python2\d[\\/]|\bcp2\d\b|\bpython ?2\.\d\b"
-)
+# ("Python 2.7.10 (default, …)", "C:\\Python27\\", "cp27"), a 3.7 interpreter's, or 3.7's and older's import error,
+# which names no module ("ImportError: DLL load failed: The specified module could not be found"; 3.8 added "while
+# importing X"), or its os module without os.add_dll_directory, which 3.8 added.
+_PYTHON_2 = fact_pattern(r"(?m)^\s*(?:>>>\s*)?Python 2\.\d+(?:\.\d+)?\s*\(|[\\/]Python2\d[\\/]|\bcp2\d\b")
 _OLD_IMPORT_ERROR = fact_pattern(
     r"(?m)^\s*ImportError: DLL load failed: |module 'os' has no attribute 'add_dll_directory'"
 )
 _PATH_SEARCHED_BELOW = 8  # Python 3.8 stopped searching PATH
+# ... unless a Python from 3.8 on is named too ("it worked on 3.7, on Python 3.8 DLL load failed"): the one that failed
+_PYTHON_38_ON = fact_pattern(
+    r"\bpython ?3\.(?:[89]|1\d)\b|\bcp3(?:[89]|1\d)\b|[\\/]python3(?:[89]|1\d)t?[\\/]|"
+    r"DLL load failed while importing\b"
+)
 
 
 def _ints(t: ScannedText, patterns: Iterable[object], group: str) -> set[int]:
@@ -158,11 +161,8 @@ def derive(
         found.append("native-program")
     if t.search(_ACTIVATED):
         found.append("env-activated")
-    if (
-        (running is not None and running < _PATH_SEARCHED_BELOW)
-        or t.search(_PYTHON_2)
-        or t.search(_OLD_IMPORT_ERROR)
-    ):
+    before_38 = running < _PATH_SEARCHED_BELOW if running is not None else False
+    if (before_38 or t.search(_PYTHON_2) or t.search(_OLD_IMPORT_ERROR)) and not t.search(_PYTHON_38_ON):
         found.append("python-before-38")
     if failed and not windows_stated and t.search(_OTHER_OS) and not t.search(_WINDOWS_WORDS):
         found.append("other-os")
