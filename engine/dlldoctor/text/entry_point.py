@@ -289,9 +289,9 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # the pop-up's words with no DLL after them: a Windows function's name alone said not to be located, on a line
     # of its own ("DiscardVirtualMemory could not be located", a title); the program's name and the pop-up's title
     # opening a line ("Rack.exe Entry point not found error", "lapce.exe - Cannot find entry point"; not a how-to's
-    # 'How to fix "python.exe - Entry Point Not Found"'); the Chinese pop-up's opening
-    # words, perhaps damaged by OCR ("无法定位程序输入点", "无法定位程序揃入点"); the Spanish pop-up retyped without its
-    # accents ("No se encuentra el punto de entrada del procedimento X en la biblioteca de vinculos dinamicos")
+    # 'How to fix "python.exe - Entry Point Not Found"'); the Spanish pop-up retyped without its accents ("No se
+    # encuentra el punto de entrada del procedimento X en la biblioteca de vinculos dinamicos"); below, the Chinese
+    # pop-up's opening words, perhaps damaged by OCR ("无法定位程序输入点", "无法定位程序揃入点DiscardVirtualMemory")
     (
         "retold",
         fact_pattern(

@@ -219,8 +219,8 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {},
     ),
     # .NET's (and Unity's) DllNotFoundException without "Unable to load DLL": "DllNotFoundException: DiskUtilsWinAPI"
-    # (or named as what was thrown: "threw an exception" of type DllNotFoundException", "got a DllNotFoundException")
     ("load-library", fact_pattern(r"(?-i:\bD(?:ll|LL)NotFoundException):"), {"code": 126}),
+    # ... or named as what was thrown: '"threw an exception" of type DllNotFoundException', "got a DllNotFoundException"
     (
         "load-library",
         fact_pattern(
