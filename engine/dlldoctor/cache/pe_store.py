@@ -360,14 +360,17 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 def _prepare(db: sqlite3.Connection) -> None:
     """Check that the file is our cache (creating it when empty); raise ``_Foreign`` otherwise."""
-    (app,) = db.execute("PRAGMA application_id").fetchone()
-    (version,) = db.execute("PRAGMA user_version").fetchone()
+    # One statement, so one snapshot: read one by one, another process's creation could commit in between and an
+    # id of 0 be seen beside its table, which would look foreign and be replaced, its first writes lost.
+    app, version, tables = db.execute(
+        "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), "
+        "(SELECT count(*) FROM sqlite_master)"
+    ).fetchone()
     if app == APPLICATION_ID and version == SCHEMA_VERSION:
         _check_tables(db)
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             db.execute("PRAGMA journal_mode = WAL")
         return
-    tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     if app != 0 or version != 0 or tables:
         raise _Foreign(
             f"not a dlldoctor cache of schema {SCHEMA_VERSION} "
