@@ -2,10 +2,12 @@
 its DLL (a Windows function's name alone, the program's name and the title, the Chinese opening words damaged by OCR,
 the Spanish words without their accents), an HRESULT after "fails with", .NET's exceptions named as what was thrown,
 193 translated back or said short, 126 with "cannot", an API set's name without ".dll", an acute accent for an
-apostrophe; a host's words for a module that did not load (.NET's P/Invoke class, x64dbg's plug-in); programs' own
-messages that name the cause (JNA's incompatible library, ONNX Runtime's null API, a runtime said too old); and a
-published MinGW build or a Debug build that lacks its runtime, which is the release's fault. Each text is a real
-report's (its source beside it) or a healthy text that must stay silent."""
+apostrophe; a host's words for a module that did not load (.NET's P/Invoke class, x64dbg's plug-in, OBS, a mod
+loader, Ruby, cx_Freeze, wxWidgets, ODPI-C, os.add_dll_directory on a missing folder); programs' own messages that
+name the cause (JNA's incompatible library, ONNX Runtime's null API, a runtime said too old, XP's words for a .NET
+program without the .NET Framework, a frozen program without a wheel's .libs folder); a published MinGW build or a
+Debug build that lacks its runtime, which is the release's fault; and a Python before 3.8, which rules out its search
+path. Each text is a real report's (its source beside it) or a healthy text that must stay silent."""
 
 from __future__ import annotations
 
