@@ -146,6 +146,14 @@ from dlldoctor.kb.ruleset import RuleSet
             None,
             None,
         ),
+        # https://github.com/amberwhitehead/pyfluidsynth/issues/100 (a folder given to os.add_dll_directory, missing)
+        (
+            'Traceback (most recent call last):\n  File "<frozen os>", line 1119, in add_dll_directory\n'
+            "FileNotFoundError: [WinError 3] 系统找不到指定的路径。: 'C:\\\\tools\\\\fluidsynth\\\\bin'",
+            (3,),
+            None,
+            None,
+        ),
     ],
 )
 def test_a_failed_load_said_short_is_read(
@@ -191,6 +199,45 @@ def test_a_failed_load_typed_loosely_keeps_its_dll(text: str, dll: str, rule_set
             "msvcp140d.dll\nucrtbased.dll\nvcruntime140d.dll",
             "debug-vc-runtime-dll-not-found",
         ),
+        # https://github.com/qzind/tray/issues/577 (another program's jnidispatch.dll on PATH)
+        (
+            "There is an incompatible JNA native library installed on this system\nExpected: 5.2.2\nFound:    6.0.0",
+            "incompatible-jna-native-library-found",
+        ),
+        # https://github.com/UNeedCryDear/yolov5-seg-opencv-onnxruntime-cpp/issues/19 (System32's older onnxruntime)
+        (
+            "引发了异常: 读取访问权限冲突。 **Ort::GetApi**(...) 返回 nullptr。",
+            "older-onnxruntime-dll-loaded-first",
+        ),
+        # https://github.com/PCSX2/pcsx2/issues/11834 (a title)
+        (
+            "[BUG]: Your Microsoft Visual C++ Runtime appears to be too old for this build of PCSX2",
+            "program-says-vc-runtime-too-old",
+        ),
+        # https://github.com/marcelotduarte/cx_Freeze/issues/1724 (a frozen program without Shapely.libs)
+        (
+            "FileNotFoundError: [WinError 2] The system cannot find the file specified: "
+            "'C:\\Projects\\python_projects\\cx_freeze_issues\\shapely_libs\\out\\lib\\Shapely.libs'",
+            "wheel-libs-folder-not-bundled",
+        ),
+        # https://github.com/isledecomp/LEGOIslandRebuilder/issues/33 (a .NET Framework program on Windows XP)
+        (
+            '0xc0000135 error in Windows XP\nI am getting the error "The application has failed to initialize properly '
+            '(0xc0000135)"',
+            "dotnet-framework-missing",
+        ),
+        # https://github.com/heddaz/shadowin/issues/10
+        (
+            "不支持xp系统？\n在xp上运行，提示 The application failed to initialize properly (0xc0000135). Click on OK to "
+            "terminate the application.",
+            "dotnet-framework-missing",
+        ),
+        # the reporter's own cross-compiled build, with a version in it: not the release's fault
+        (
+            "I cross-compiled v1.2.0 from Linux with mingw64 and on Windows I get: The code execution cannot proceed "
+            "because libstdc++-6.dll was not found.",
+            "mingw-runtime-dll-not-found",
+        ),
     ],
 )
 def test_those_words_name_their_cause(text: str, rule: str, rule_set: RuleSet) -> None:
@@ -233,39 +280,6 @@ def test_a_host_s_words_for_a_module_that_did_not_load_are_a_failed_load(
 ) -> None:
     f = facts(text, rule_set)
     assert (f.error_code, is_loader_error(f)) == (None, True)
-
-
-@pytest.mark.parametrize(
-    ("text", "rule"),
-    [
-        # https://github.com/qzind/tray/issues/577 (another program's jnidispatch.dll on PATH)
-        (
-            "There is an incompatible JNA native library installed on this system\nExpected: 5.2.2\nFound:    6.0.0",
-            "incompatible-jna-native-library-found",
-        ),
-        # https://github.com/UNeedCryDear/yolov5-seg-opencv-onnxruntime-cpp/issues/19 (System32's older onnxruntime)
-        (
-            "引发了异常: 读取访问权限冲突。 **Ort::GetApi**(...) 返回 nullptr。",
-            "older-onnxruntime-dll-loaded-first",
-        ),
-        # https://github.com/PCSX2/pcsx2/issues/11834 (a title)
-        (
-            "[BUG]: Your Microsoft Visual C++ Runtime appears to be too old for this build of PCSX2",
-            "program-says-vc-runtime-too-old",
-        ),
-    ],
-)
-def test_a_program_s_own_message_names_its_cause(text: str, rule: str, rule_set: RuleSet) -> None:
-    assert explain_text(text, rule_set).diagnoses[0].rule.id == rule
-
-
-def test_a_program_one_built_oneself_lacks_gcc_s_runtime_is_the_bundle_s(rule_set: RuleSet) -> None:
-    # the reporter's own cross-compiled build, with a version in it: not the release's fault
-    text = (
-        "I cross-compiled v1.2.0 from Linux with mingw64 and on Windows I get: The code execution cannot proceed "
-        "because libstdc++-6.dll was not found."
-    )
-    assert explain_text(text, rule_set).diagnoses[0].rule.id == "mingw-runtime-dll-not-found"
 
 
 @pytest.mark.parametrize(
@@ -327,42 +341,6 @@ def test_a_python_that_still_searched_path_gets_no_search_path_cause(rule_set: R
     )
     causes = {d.rule.category for d in explain_text(text, rule_set).diagnoses}
     assert causes and "search-path-py38" not in causes
-
-
-def test_a_folder_given_to_add_dll_directory_that_does_not_exist_is_a_failed_load(rule_set: RuleSet) -> None:
-    # https://github.com/amberwhitehead/pyfluidsynth/issues/100 (the package's DLL folder was not installed there)
-    text = (
-        'Traceback (most recent call last):\n  File "<frozen os>", line 1119, in add_dll_directory\n'
-        "FileNotFoundError: [WinError 3] 系统找不到指定的路径。: 'C:\\\\tools\\\\fluidsynth\\\\bin'"
-    )
-    f = facts(text, rule_set)
-    assert (f.error_code, is_loader_error(f)) == (3, True)
-
-
-def test_a_frozen_program_without_a_wheel_s_libs_folder_is_the_bundle_s(rule_set: RuleSet) -> None:
-    # https://github.com/marcelotduarte/cx_Freeze/issues/1724
-    text = (
-        "FileNotFoundError: [WinError 2] The system cannot find the file specified: "
-        "'C:\\Projects\\python_projects\\cx_freeze_issues\\shapely_libs\\out\\lib\\Shapely.libs'"
-    )
-    assert explain_text(text, rule_set).diagnoses[0].rule.id == "wheel-libs-folder-not-bundled"
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        # https://github.com/isledecomp/LEGOIslandRebuilder/issues/33 (a .NET Framework program on Windows XP)
-        '0xc0000135 error in Windows XP\nI am getting the error "The application has failed to initialize properly '
-        '(0xc0000135)"',
-        # https://github.com/heddaz/shadowin/issues/10
-        "不支持xp系统？\n在xp上运行，提示 The application failed to initialize properly (0xc0000135). Click on OK to "
-        "terminate the application.",
-    ],
-)
-def test_xp_s_words_for_a_program_that_could_not_start_are_the_net_framework_missing(
-    text: str, rule_set: RuleSet
-) -> None:
-    assert explain_text(text, rule_set).diagnoses[0].rule.id == "dotnet-framework-missing"
 
 
 def test_a_python_from_38_on_named_beside_an_older_one_keeps_the_search_path(rule_set: RuleSet) -> None:
