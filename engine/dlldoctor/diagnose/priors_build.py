@@ -19,13 +19,13 @@ from dlldoctor.text.facts import extract_facts
 # The corpora whose labels are what the thread's resolution established (not a guess from the text), and
 # whose every case is a public report: the only ones counted. corpus/errors (labels from the text alone,
 # half of it composed) is left out, and so are heldout3 and heldout4 (kept out so that their figures follow the
-# rounds) and the batches from heldout26 on (still blind, or read only in the round that measures them).
+# rounds) and the batches from heldout27 on (still blind, or read only in the round that measures them).
 # corpus/heldout5, blind once, is counted since the seventh round; heldout6 to heldout11, each measured
 # before and after the round that followed its collection, since the eighth; heldout12 and heldout13 since
 # the ninth, heldout14 since the tenth, heldout15 since the eleventh, heldout16 since the twelfth, heldout17 since
 # the thirteenth, heldout18 since the fourteenth, heldout19 since the sixteenth,
 # heldout20 and heldout21 since the seventeenth, heldout22 and heldout23 since the eighteenth, heldout24 since
-# the nineteenth, heldout25 since the twentieth.
+# the nineteenth, heldout25 since the twentieth, heldout26 since the twenty-first.
 PRIOR_CORPORA = (
     "corpus/heldout",
     "corpus/heldout2",
@@ -50,6 +50,7 @@ PRIOR_CORPORA = (
     "corpus/heldout23",
     "corpus/heldout24",
     "corpus/heldout25",
+    "corpus/heldout26",
     "corpus/reports",
 )
 OUTSIDE = "other"
