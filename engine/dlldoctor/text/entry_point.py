@@ -90,7 +90,7 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\bprocedure entry point\b[^\r\n]{0,200}?\b(?:could not? be located|not\s+found)\b"
+            r"\b(?:procedure|program) (?:entry|input) point\b[^\r\n]{0,200}?\b(?:could not? be located|not\s+found)\b"
             r"|\bentry point\b[^\r\n]{0,200}?\bcould not be located in the dynamic link library\b"
             r"|\bentry point [A-Za-z_?@$][\w@?$]* could not be located\b|\bentry point of the procedure\b"
         ),
@@ -229,6 +229,16 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
             r"(?P<symbol>(?-i:[A-Z][a-z]+[A-Z]\w*))[\"'`]?(?: in [\"'`]?(?P<dll>"
             + DLL_NAME
             + r")[\"'`]?)?[ \t.!]*$"
+        ),
+        {"code": 127},
+    ),
+    # ... or a title's "SetThreadDescription not available on Windows 7": a Win32 function's name (three capitalised
+    # words or more, not a product's "PyTorch") said to be absent on a Windows too old for it
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?P<symbol>(?-i:[A-Z][a-z]+(?:[A-Z][a-z0-9]+){2,}(?:[AW]\b)?)) (?:is )?(?:not available|unavailable|"
+            r"missing|not found|not supported|does ?n[o']t exist) (?:on|in|under) Win(?:dows)? ?(?:XP|Vista|7|8(?:\.0)?)\b"
         ),
         {"code": 127},
     ),

@@ -13,7 +13,9 @@ from dlldoctor.text.shapes import DLL_NAME, PATH, RPATH, FactPattern, fact_patte
 
 # A process's exit by its NTSTATUS name, as a runner reports it (not a function's return value in docs or tests).
 _STATUS_NAMED = (
-    r"(?:\bexited with|\bexit code:?\s*(?:0x[0-9a-f]{{8}},?\s*)?|\bterminated with)\s*\(?STATUS_{name}\b"
+    r"(?:\bexited with|\bexit code:?\s*(?:0x[0-9a-f]{{8}},?\s*)?|\bterminated with|\b(?:is|was|gets|got) raised\b|"
+    r"\b(?:raises|raised|fails with|failed with|crashes with|crashed with))\s*[(`'\"]?STATUS_{name}\b|"
+    r"[`'\"]STATUS_{name}[`'\"] (?:is|was|gets|got) raised\b"
 )
 # The words a crash report or a pop-up says a status with ("Exception Code: c06d007e"), not an "==" of code
 _STATUS_SAID = r"\b(?:exception|error|status|code)\b[^\r\n=]{0,12}?\b"
@@ -21,7 +23,7 @@ _STATUS_SAID = r"\b(?:exception|error|status|code)\b[^\r\n=]{0,12}?\b"
 # HRESULT:0x8007007E", "Failed to complete setup of assembly (hr = 0x8007000b)", a failure's "fails with HRESULT
 # 0x8007007e" (not a constant in code, "// HRESULT: 0x8007007E", nor another API's "dism failed (hr = 0x8007000b)").
 _HRESULT = (
-    r"(?:\bException from HRESULT:|异常来自\s*HRESULT:|\b(?:with|returned|returns|error|fail(?:s|ed)?) HRESULT(?: of| =|:)?|"
+    r"(?:\bException from HRESULT:|(?m:^)[ \t]*Error Code:|异常来自\s*HRESULT:|\b(?:with|returned|returns|error|fail(?:s|ed)?) HRESULT(?: of| =|:)?|"
     r"(?:Failed to complete setup of assembly|未能完成程序集的安装)\s*\(hr\s*=)\s*"
 )
 # A loader code in hexadecimal after a DLL's error ("DLL Error 0x7e", "foo.dll failed, error code 0x7E"), after the
@@ -396,6 +398,25 @@ NATIVE: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
             r"c0000135\b"
         ),
         {"code": 0xC0000135},
+    ),
+    # ... or Wine's own line when the program it was asked to start cannot load ('wine: failed to open
+    # "C:/users/x/Scripts/pyinstaller.exe": c0000135')
+    (
+        "status",
+        fact_pattern(r"\bwine: (?:failed to open|could not load) [^\r\n]+?: (?-i:c0000135)\b"),
+        {"code": 0xC0000135},
+    ),
+    (
+        "status",
+        fact_pattern(r"\bwine: (?:failed to open|could not load) [^\r\n]+?: (?-i:c000007b)\b"),
+        {"code": 0xC000007B},
+    ),
+    # a host's check of a plug-in's machine: foobar2000's 'Could not load component "foo_x.fb2k-component": This
+    # component was built for a different processor architecture.'
+    (
+        "load-library",
+        fact_pattern(r"\bThis component was built for a different processor architecture\b"),
+        {"code": 193},
     ),
     # Cygwin's and MSYS2's own loader: "error while loading shared libraries: msys-2.0.dll: cannot open shared
     # object file".

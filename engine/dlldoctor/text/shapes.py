@@ -60,6 +60,15 @@ SHAPES: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # Ruby's LoadError puts the loader's code first: "LoadError: 126: The specified module could not be found.   -
     # C:/x/y.so", retold in a title as "ruby loadError: 126 cannot found module"
     ("code-mention", fact_pattern(r"\bLoadError:[ \t]*(?P<code>126|127|193|1114)\b"), {}),
+    # ... or after require's frame, the class at the line's end: "in `require': 126: The specified module could not be
+    # found.   - C:/Ruby/lib/ruby/gems/3.1.0/gems/gosu-1.3.0/lib/gosu.so (LoadError)"
+    (
+        "code-mention",
+        fact_pattern(
+            r"\brequire[\'`]?:[ \t]*(?P<code>126|127|193|1114):[^\r\n]{0,300}?\.so[ \t]*\(LoadError\)"
+        ),
+        {},
+    ),
     # Lua's loadlib prints the code alone when Windows' message does not fit its buffer: "system error 14001", after
     # "require" or "error loading module" (not "System error 1326 has occurred", a network share's)
     (

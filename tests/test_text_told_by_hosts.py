@@ -1,0 +1,122 @@
+"""Loader failures as hosts, launchers and translations tell them: Wine's own line for a program it cannot start, an
+HRESULT after IIS's "Error Code:", foobar2000's component of another processor architecture, Ruby's require frame
+with the loader's code, the pop-up's "program input point" (a translation of the Chinese 程序输入点), a Win32 function
+said to be missing on an old Windows, an NTSTATUS name said to be raised, and Qt's words for OpenSSL DLLs it could not
+load. Each text is a real report's (its source
+beside it) or a healthy text that must stay silent."""
+
+from __future__ import annotations
+
+import pytest
+from silence import only_named_guesses, reading
+from test_text_facts import facts
+
+from dlldoctor.diagnose.differential import is_loader_error
+from dlldoctor.diagnose.explain import explain_text
+from dlldoctor.kb.ruleset import RuleSet
+
+STATUS_DLL_NOT_FOUND = 0xC0000135
+STATUS_ENTRYPOINT_NOT_FOUND = 0xC0000139
+
+
+@pytest.mark.parametrize(
+    ("text", "codes", "symbol"),
+    [
+        # https://github.com/3ct0s/dystopia-c2/issues/147
+        (
+            'wine: failed to open "/root/.wine/drive_c/users/root/AppData/Local/Programs/Python/Python38-32/Scripts/'
+            'pyinstaller.exe": c0000135',
+            (STATUS_DLL_NOT_FOUND,),
+            None,
+        ),
+        # https://github.com/hexdump42/isapi-wsgi/issues/10 (IIS's error page)
+        ("Handler: AboMapperCustom-80761726\nError Code: 0x800700c1", (193,), None),
+        # https://github.com/TheQwertiest/foo_discord_rich/issues/49
+        (
+            'Could not load component "foo_discord_rich.fb2k-component": This component was built for a different '
+            "processor architecture.",
+            (193,),
+            None,
+        ),
+        # https://github.com/gosu/gosu/issues/611 (the system's words shown as mojibake)
+        (
+            "<internal:C:/Ruby/lib/ruby/3.1.0/rubygems/core_ext/kernel_require.rb>:85:in `require': 126: \ufffd\ufffd\ufffd"
+            "   - C:/Ruby/lib/ruby/gems/3.1.0/gems/gosu-1.3.0/lib/gosu.so (LoadError)",
+            (126,),
+            None,
+        ),
+        # https://github.com/mpv-player/mpv/issues/13103
+        (
+            "- Windows Version Windows 7 SP1\n"
+            'It show"The program input point could not be located" GetSystemTimePreciseAsFileTime..."',
+            (127,),
+            None,
+        ),
+        # https://github.com/thestr4ng3r/chiaki/issues/7 (a title)
+        ("SetThreadDescription not available on Windows 7", (127,), "SetThreadDescription"),
+        # https://github.com/LemonHX/ioring-rs/issues/4
+        ("`STATUS_ENTRYPOINT_NOT_FOUND` is raised in github actions", (STATUS_ENTRYPOINT_NOT_FOUND,), None),
+    ],
+)
+def test_a_host_s_words_for_a_failed_load_are_read(
+    text: str, codes: tuple[int, ...], symbol: str | None, rule_set: RuleSet
+) -> None:
+    f = facts(text, rule_set)
+    assert (tuple(f.codes), f.symbol, is_loader_error(f)) == (codes, symbol, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # https://github.com/TheQwertiest/foo_discord_rich/issues/49
+        (
+            'Could not load component "foo_discord_rich.fb2k-component": This component was built for a different '
+            "processor architecture.",
+            "arch-mismatch",
+        ),
+        # https://github.com/hexdump42/isapi-wsgi/issues/10
+        ("Error Code: 0x800700c1", "arch-mismatch"),
+        # https://github.com/thestr4ng3r/chiaki/issues/7 (the title and the body)
+        (
+            "SetThreadDescription not available on Windows 7\n\ni had installed Visual C++ 2015-2019 both x64 and x86 "
+            "... i'm using windows 7 pro 64bit",
+            "unsupported-platform",
+        ),
+        # https://github.com/mpv-player/mpv/issues/13103
+        (
+            "- Windows Version Windows 7 SP1\n"
+            'It show"The program input point could not be located" GetSystemTimePreciseAsFileTime..."',
+            "unsupported-platform",
+        ),
+        # https://github.com/Jmgr/actiona/issues/214 (the Windows package without Qt's OpenSSL DLLs)
+        (
+            "Web download/Web (code): TLS initialization failed\nIt seems that most (all?) SSL websites cannot be "
+            "reached when using either the Web action or Web in code: an error TLS initialization failed is returned. "
+            "Seems to occur only on Windows (10/11).",
+            "incomplete-bundle",
+        ),
+    ],
+)
+def test_those_words_name_their_cause_first(text: str, category: str, rule_set: RuleSet) -> None:
+    assert explain_text(text, rule_set).diagnoses[0].rule.category == category
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a product said unsupported, not a function missing
+        "PyTorch is not supported on Windows 7",
+        # the status as a value in code
+        "    return STATUS_ENTRYPOINT_NOT_FOUND;",
+        # an HRESULT that is no loader's
+        "Error Code: 0x80070005",
+        # Wine starting a program that then crashes, another status
+        'wine: failed to open "C:/games/x.exe": c0000005',
+        # a Qt change log
+        "Fixed: TLS initialization no longer fails when the OpenSSL DLLs are beside the exe.",
+        # a component of the right architecture that loaded
+        'Loaded component "foo_discord_rich.fb2k-component" (x64).',
+    ],
+)
+def test_words_near_those_shapes_that_are_no_failure_stay_silent(text: str, rule_set: RuleSet) -> None:
+    assert only_named_guesses(*reading(text, rule_set))
