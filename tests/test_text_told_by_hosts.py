@@ -1,8 +1,8 @@
 """Loader failures as hosts, launchers and translations tell them: Wine's own line for a program it cannot start, an
 HRESULT after IIS's "Error Code:", foobar2000's component of another processor architecture, Ruby's require frame
 with the loader's code, the pop-up's "program input point" (a translation of the Chinese 程序输入点), a Win32 function
-said to be missing on an old Windows, an NTSTATUS name said to be raised, and Qt's words for OpenSSL DLLs it could not
-load. Each text is a real report's (its source
+said to be missing on an old Windows, an NTSTATUS name said to be raised, Qt's words for OpenSSL DLLs it could not load,
+and a mod's DLL that Wine's builtin one stood in for. Each text is a real report's (its source
 beside it) or a healthy text that must stay silent."""
 
 from __future__ import annotations
@@ -94,6 +94,12 @@ def test_a_host_s_words_for_a_failed_load_are_read(
             "reached when using either the Web action or Web in code: an error TLS initialization failed is returned. "
             "Seems to occur only on Windows (10/11).",
             "incomplete-bundle",
+        ),
+        # https://github.com/StevenMXZ/Winlator-Ludashi/issues/211 (Wine's builtin winmm.dll won over the game's)
+        (
+            "Using custom .dlls aren't recognized by Winlator? Even when using an exec argument that works in SteamOS "
+            "proton.\nThis appears to be an issue with Winlator, it seems to fail to load the winmm.dll file.",
+            "dll-shadowing",
         ),
     ],
 )
