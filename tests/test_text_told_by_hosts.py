@@ -2,7 +2,8 @@
 HRESULT after IIS's "Error Code:", foobar2000's component of another processor architecture, Ruby's require frame
 with the loader's code, the pop-up's "program input point" (a translation of the Chinese 程序输入点), a Win32 function
 said to be missing on an old Windows, an NTSTATUS name said to be raised, Qt's words for OpenSSL DLLs it could not load,
-and a mod's DLL that Wine's builtin one stood in for. Each text is a real report's (its source
+a mod's DLL that Wine's builtin one stood in for, the
+side-by-side error in a title's short words, and DLLs said in general words not to load. Each text is a real report's (its source
 beside it) or a healthy text that must stay silent."""
 
 from __future__ import annotations
@@ -56,6 +57,13 @@ STATUS_ENTRYPOINT_NOT_FOUND = 0xC0000139
         ("SetThreadDescription not available on Windows 7", (127,), "SetThreadDescription"),
         # https://github.com/LemonHX/ioring-rs/issues/4
         ("`STATUS_ENTRYPOINT_NOT_FOUND` is raised in github actions", (STATUS_ENTRYPOINT_NOT_FOUND,), None),
+        # https://github.com/MaximumADHD/Roblox-2007-Client/issues/18 (a title)
+        (
+            "Side-By-Side Config Incorrect\nReports the error above when executing. (I also installed the 2005 Service "
+            "pack 1)",
+            (14001,),
+            None,
+        ),
     ],
 )
 def test_a_host_s_words_for_a_failed_load_are_read(
@@ -63,6 +71,20 @@ def test_a_host_s_words_for_a_failed_load_are_read(
 ) -> None:
     f = facts(text, rule_set)
     assert (tuple(f.codes), f.symbol, is_loader_error(f)) == (codes, symbol, True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/microsoft/msphpsql/issues/85 (a title)
+        "PDO dll's not loading",
+        # https://github.com/tryphotino/photino.NET/issues/60 (the title; the rest is a screenshot)
+        "Dll was not found in some computer\nDoes the operation system lost something?",
+    ],
+)
+def test_dlls_said_not_to_load_in_general_words_are_a_failed_load(text: str, rule_set: RuleSet) -> None:
+    f, diagnoses = reading(text, rule_set)
+    assert (is_loader_error(f), len({d.rule.category for d in diagnoses}) >= 2) == (True, True)
 
 
 @pytest.mark.parametrize(
@@ -118,6 +140,8 @@ def test_those_words_name_their_cause_first(text: str, category: str, rule_set: 
         "Error Code: 0x80070005",
         # Wine starting a program that then crashes, another status
         'wine: failed to open "C:/games/x.exe": c0000005',
+        # DLLs that load on demand
+        "The plugin DLLs are loaded lazily, and a DLL not loaded yet costs nothing.",
         # a Qt change log
         "Fixed: TLS initialization no longer fails when the OpenSSL DLLs are beside the exe.",
         # a component of the right architecture that loaded

@@ -343,12 +343,12 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     *ENTRY_POINT_RETOLD,
     # the side-by-side pop-up retold: "side-by-side configuration is incorrect when importing win32api", "I keep getting
     # a \"side-by-side config error\" when starting the application", "Wrong Side-by-Side configuration (microsoft.vc80.crt
-    # could not be found)"; and the SideBySide event's words opening a line ("Dependent Assembly Microsoft.VC90.CRT could
-    # not be found"; not a sentence that goes on to say it works now)
+    # could not be found)", a title's "Side-By-Side Config Incorrect"; and the SideBySide event's words opening a line
+    # ("Dependent Assembly Microsoft.VC90.CRT could not be found"; not a sentence that goes on to say it works now)
     (
         "retold",
         fact_pattern(
-            r"\bside-by-side config(?:uration)?(?: is (?:incorrect|invalid)| errors?\b|[ \t]*\([^\r\n)]{1,60}? could not be "
+            r"\bside[- ]by[- ]side config(?:uration)?(?: (?:is )?(?:incorrect|invalid)| errors?\b|[ \t]*\([^\r\n)]{1,60}? could not be "
             r"found\))|(?m:^)[ \t>*]*Dependent Assembly [\w.-]+ could not be found\b"
         ),
         {"code": 14001},

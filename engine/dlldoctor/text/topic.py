@@ -93,7 +93,8 @@ _NAMED = fact_pattern(
     + DLL_NAME
     + r")[\"'`]?[ \t]*[.!]?[ \t]*\r?(?m:$))"
 )
-# DLLs at all: "Missing DLL in Windows build", "missing ucrt dlls", "DLLs not found", "缺少dll文件", "找不到动态链接库".
+# DLLs at all: "Missing DLL in Windows build", "missing ucrt dlls", "DLLs not found", "Dll was not found", "PDO dll's
+# not loading", "缺少dll文件", "找不到动态链接库".
 _FAMILY_WORD = (
     r"(?:ucrt|crt|vc\+\+|vc|msvc|visual c\+\+|c\+\+|runtime|qt|cuda|cudnn|system|python|mingw|gcc|opencv|directx|"
     r"openmp|ffmpeg|gtk|boost|openssl|sdl2?|openal|d3d\w*|vulkan|steam|game|required|needed|several|multiple|many|"
@@ -102,7 +103,8 @@ _FAMILY_WORD = (
 _GENERAL = fact_pattern(
     r"\bmissing (?:a |the |some )?(?:"
     + _FAMILY_WORD
-    + r")?\.?dlls?\b|(?:^|[^\w.])dlls? (?:is |are )?(?:missing|not found)\b|"
+    + r")?\.?dlls?\b|(?:^|[^\w.])dll(?:'?s)? (?:is |are |was |were )?(?:missing|not found|not loading)\b|"
+    r"(?:^|[^\w.])dll(?:'?s)? (?:could ?n'?t|could not|can'?t|cannot|fail(?:s|ed)? to|won'?t) (?:be )?(?:found|load(?:ed)?)\b|"
     r"(?:^|[^\w.])dll[- ]?files? (?:could ?n'?t|could not|can'?t|cannot|was not|wasn'?t) (?:be )?found"
     r"[ \t]*(?:[.!,;)]|\r?(?m:$))|"
     r"(?:缺少|缺失|丢失|找不到)\s*(?:(?:以下|如下|下列|下面的?)\s*)?(?:dlls?\b|动态链接库|動態連結程式庫)|(?:^|[^\w.])dlls?(?:文件)?\s*(?:都)?(?:找不到|缺失|丢失)"
