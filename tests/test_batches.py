@@ -53,7 +53,9 @@ BATCHES = (
     Batch(
         26, "twenty-sixth", 292, 256
     ),  # 294 written, one over the per-repository cap, one overlap dropped unread
-    Batch(27, "twenty-seventh", 354, 331),  # 363 written, eight over the per-repository cap, one overlap dropped
+    Batch(
+        27, "twenty-seventh", 354, 331
+    ),  # 363 written, eight over the per-repository cap, one overlap dropped
 )
 # The first three batches marked each text a paste or a title only, and did not say which process it came from.
 TWO_KINDS = frozenset({9, 10, 11})

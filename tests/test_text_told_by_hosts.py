@@ -1,10 +1,10 @@
 """Loader failures as hosts, launchers and translations tell them: Wine's own line for a program it cannot start, an
 HRESULT after IIS's "Error Code:", foobar2000's component of another processor architecture, Ruby's require frame
 with the loader's code, the pop-up's "program input point" (a translation of the Chinese 程序输入点), a Win32 function
-said to be missing on an old Windows, an NTSTATUS name said to be raised, Qt's words for OpenSSL DLLs it could not load,
-a mod's DLL that Wine's builtin one stood in for, the
-side-by-side error in a title's short words, and DLLs said in general words not to load. Each text is a real report's (its source
-beside it) or a healthy text that must stay silent."""
+said to be missing on an old Windows (in English or Chinese), an NTSTATUS name said to be raised, Qt's words for the
+OpenSSL DLLs it could not load, a mod's DLL that Wine's builtin one stood in for, the side-by-side error in a title's
+short words, and DLLs said in general words not to load. Each text is a real report's (its source beside it) or a
+healthy text that must stay silent."""
 
 from __future__ import annotations
 
@@ -55,6 +55,12 @@ STATUS_ENTRYPOINT_NOT_FOUND = 0xC0000139
         ),
         # https://github.com/thestr4ng3r/chiaki/issues/7 (a title)
         ("SetThreadDescription not available on Windows 7", (127,), "SetThreadDescription"),
+        # https://github.com/ldcsaa/HP-Socket/issues/316 (in Chinese: it cannot be used on 64-bit Windows 7)
+        (
+            "SetThreadDescription WIN764无法使用 这个函数是不是只有WIN10以上或以上的版本才可以",
+            (127,),
+            "SetThreadDescription",
+        ),
         # https://github.com/LemonHX/ioring-rs/issues/4
         ("`STATUS_ENTRYPOINT_NOT_FOUND` is raised in github actions", (STATUS_ENTRYPOINT_NOT_FOUND,), None),
         # https://github.com/MaximumADHD/Roblox-2007-Client/issues/18 (a title)
@@ -108,6 +114,11 @@ def test_dlls_said_not_to_load_in_general_words_are_a_failed_load(text: str, rul
         (
             "- Windows Version Windows 7 SP1\n"
             'It show"The program input point could not be located" GetSystemTimePreciseAsFileTime..."',
+            "unsupported-platform",
+        ),
+        # https://github.com/ldcsaa/HP-Socket/issues/316
+        (
+            "SetThreadDescription WIN764无法使用 这个函数是不是只有WIN10以上或以上的版本才可以",
             "unsupported-platform",
         ),
         # https://github.com/Jmgr/actiona/issues/214 (the Windows package without Qt's OpenSSL DLLs)

@@ -242,6 +242,16 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         ),
         {"code": 127},
     ),
+    # ... or in Chinese: "SetThreadDescription WIN764无法使用" (on 64-bit Windows 7 it cannot be used)
+    (
+        "retold",
+        fact_pattern(
+            r"\b(?P<symbol>(?-i:[A-Z][a-z]+(?:[A-Z][a-z0-9]+){2,}(?:[AW]\b)?))[ \t]*(?:在[ \t]*)?Win(?:dows)?[ \t]*"
+            r"(?:XP|Vista|7|8)(?:[ \t]*(?:x64|x86|64|32)(?:位)?)?[ \t]*(?:系统)?[上下中]?[ \t]*"
+            r"(?:无法使用|不能用|不可用|不支持|用不了|找不到)"
+        ),
+        {"code": 127},
+    ),
     # ... or its symbol and its DLL one after the other: "Entry Point Not Found GetTickCount64 KERNEL32.dll" (a name
     # with a capital, a digit or a decoration after its first letter: not "error" or "Error")
     (
