@@ -1,7 +1,8 @@
 """Loader failures as hosts, launchers and translations tell them: Wine's own line for a program it cannot start, an
-HRESULT after IIS's "Error Code:", foobar2000's component of another processor architecture, Ruby's require frame
-with the loader's code, the pop-up's "program input point" (a translation of the Chinese 程序输入点), a Win32 function
-said to be missing on an old Windows (in English or Chinese), an NTSTATUS name said to be raised, Qt's words for the
+HRESULT after IIS's "Error Code:" or after .NET's words without their colon, foobar2000's component of another
+processor architecture, Ruby's require frame with the loader's code, the pop-up's "program input point" (a
+translation of the Chinese 程序输入点), 0xc000007b without its "c", a Win32 function said to be missing on an old Windows
+(in English or Chinese, or a title that names the two), an NTSTATUS name said to be raised, Qt's words for the
 OpenSSL DLLs it could not load, a mod's DLL that Wine's builtin one stood in for, the side-by-side error in a title's
 short words, and DLLs said in general words not to load. Each text is a real report's (its source beside it) or a
 healthy text that must stay silent."""
@@ -60,6 +61,32 @@ STATUS_ENTRYPOINT_NOT_FOUND = 0xC0000139
             "SetThreadDescription WIN764无法使用 这个函数是不是只有WIN10以上或以上的版本才可以",
             (127,),
             "SetThreadDescription",
+        ),
+        # https://github.com/Azure/diagnostics-eventflow/issues/142 (a title: "prior" for "prior to")
+        (
+            "GetSystemTimePreciseAsFileTime is not supported on operating systems prior Windows 8",
+            (127,),
+            "GetSystemTimePreciseAsFileTime",
+        ),
+        # https://github.com/chronoxor/CppServer/issues/9 (a title that is the name and the Windows)
+        (
+            "GetSystemTimePreciseAsFileTime Win 7\nI get this error on Win7.",
+            (127,),
+            "GetSystemTimePreciseAsFileTime",
+        ),
+        # https://github.com/justinsteven/dostackbufferoverflowgood/issues/7 (0xc000007b without its "c", "O" for 0)
+        ("I'm failing to get it to run. Error Ox000007b, on Win 7", (0xC000007B,), None),
+        # https://github.com/APSIMInitiative/APSIM710/issues/672 (the HRESULT without its colon)
+        (
+            '"An attempt was made to load a program with an incorrect format.\n(Exception from HRESULT 0x8007000B"',
+            (193,),
+            None,
+        ),
+        # https://github.com/koush/sqlite-net/issues/9 (an Italian Visual Studio's output)
+        (
+            "Eccezione first-chance di tipo 'System.DllNotFoundException' (Exception HRESULT: 0x8007007E)",
+            (126,),
+            None,
         ),
         # https://github.com/LemonHX/ioring-rs/issues/4
         ("`STATUS_ENTRYPOINT_NOT_FOUND` is raised in github actions", (STATUS_ENTRYPOINT_NOT_FOUND,), None),
@@ -145,6 +172,8 @@ def test_those_words_name_their_cause_first(text: str, category: str, rule_set: 
     [
         # a product said unsupported, not a function missing
         "PyTorch is not supported on Windows 7",
+        # a blue screen's stop code, not the loader's status
+        "STOP: 0x0000007B (0xF78D2524, 0xC0000034, 0x00000000, 0x00000000)",
         # the status as a value in code
         "    return STATUS_ENTRYPOINT_NOT_FOUND;",
         # an HRESULT that is no loader's

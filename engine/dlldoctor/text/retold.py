@@ -212,13 +212,16 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"dll": "libpq.dll"},
     ),
     # 0xc000007b with a zero too few, retyped in the pop-up's words: "Application unable to start correctly 0xc00007b",
-    # or after "error" ("give me python error 0xc00007b"), or as what one got ("I got 0xc00007b problem")
+    # or after "error" ("give me python error 0xc00007b"), or as what one got ("I got 0xc00007b problem"), or without its
+    # "c"
     (
         "code-mention",
         fact_pattern(
             r"(?:start(?:ed)? correctly|unable to start|cannot start|can't start)[^\r\n]{0,20}?\(?0xc0{4}7b\b|"
             r"\(0xc0{4}7b\)|\b(?:error|exception|code)\b[^\r\n=]{0,12}?\b0xc0{4}7b\b|"
-            r"\b(?:got|get|getting|gets|have|had|having) (?:an? |the )?0xc0{4}7b (?:problem|error|issue)\b"
+            r"\b(?:got|get|getting|gets|have|had|having) (?:an? |the )?0xc0{4}7b (?:problem|error|issue)\b|"
+            # ... or its "c" left out, an "O" for the zero ("Error Ox000007b"; not a blue screen's 0x0000007B)
+            r"\b(?:error|exception|code)\b[^\r\n=]{0,12}?\b[0O]x0{4,5}7b\b"
         ),
         {"code": 0xC000007B},
     ),
