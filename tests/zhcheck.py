@@ -18,7 +18,7 @@ _NAMES = """
     PyInstaller Atom PyCharm NVIDIA wheel wheels dll pyd exe whl cmd lief pefile Git cuDNN cuBLAS numpy scipy
     onnxruntime tensorflow ggml llama cffi cairo pango gobject vips xformers pyzbar pywin32 pythoncom win32api
     torchvision torchaudio onnx h5py ctypes cx_Freeze VLC MPI Instant cairocffi shapely WeasyPrint GEOS DirectX
-    Node Electron npm Media Foundation Octave PHP Maya MATLAB Rust Player KN
+    Node Electron npm Media Foundation Octave PHP Maya MATLAB Rust Player KN Wine Proton Steam OpenSSL
     pyexpat site bin import traceback Traceback dlldoctor powershell zip False True
 """
 NAMES = frozenset(_NAMES.split())
