@@ -37,8 +37,8 @@ def render_measurements(m: Any) -> list[str]:
         "",
         "`no diagnosis` counts the loader errors that get no cause at all. Each after-figure is measured once, "
         "after a round of work (`python -m pytest -s tests/test_heldout3.py tests/test_heldout4.py "
-        "tests/test_batches.py -k 'figures and (heldout3 or heldout4 or heldout25 or "
-        "heldout26)'` for "
+        "tests/test_batches.py -k 'figures and (heldout3 or heldout4 or heldout26 or "
+        "heldout27)'` for "
         "the latest batches; every batch from heldout9 on is in tests/test_batches.py, each earlier one has its own "
         "test), and nothing is tuned on it; a batch counted in the priors later is in-sample from then on.",
         "",
