@@ -233,14 +233,15 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 127},
     ),
     # ... or a title's "SetThreadDescription not available on Windows 7" ("... not supported on operating systems prior
-    # Windows 8"): a Win32 function's name (three capitalised
-    # words or more, not a product's "PyTorch") said to be absent on a Windows too old for it
+    # Windows 8"): a Win32 function's name (three capitalised words or more, not a product's "PyTorch") said to be
+    # absent on a Windows too old for it
     (
         "retold",
         fact_pattern(
             r"\b(?P<symbol>(?-i:[A-Z][a-z]+(?:[A-Z][a-z0-9]+){2,}(?:[AW]\b)?)) (?:is )?(?:not available|unavailable|"
-            r"missing|not found|not supported|does ?n[o']t exist) (?:on|in|under) (?:(?:operating systems?|OS(?:es)?|versions?) )?"
-            r"(?:(?:prior(?: to)?|before|older than|earlier than) )?Win(?:dows)? ?(?:XP|Vista|7|8(?:\.0)?)\b"
+            r"missing|not found|not supported|does ?n[o']t exist) (?:on|in|under) "
+            r"(?:(?:operating systems?|OS(?:es)?|versions?) )?(?:(?:prior(?: to)?|before|older than|earlier than) )?"
+            r"Win(?:dows)? ?(?:XP|Vista|7|8(?:\.0)?)\b"
         ),
         {"code": 127},
     ),

@@ -22,9 +22,11 @@ _STATUS_SAID = r"\b(?:exception|error|status|code)\b[^\r\n=]{0,12}?\b"
 # An HRESULT as .NET's exceptions and its binder's log print it: "Exception from HRESULT: 0x8007007E" (or without
 # its colon or "from": "(Exception HRESULT: 0x8007007E)" in an Italian Visual Studio's output), "异常来自
 # HRESULT:0x8007007E", "Failed to complete setup of assembly (hr = 0x8007000b)", a failure's "fails with HRESULT
-# 0x8007007e" (not a constant in code, "// HRESULT: 0x8007007E", nor another API's "dism failed (hr = 0x8007000b)").
+# 0x8007007e", and IIS's error page's "Error Code: 0x800700c1" opening a line (not a constant in code, "// HRESULT:
+# 0x8007007E", nor another API's "dism failed (hr = 0x8007000b)").
 _HRESULT = (
-    r"(?:\bException (?:from )?HRESULT:?|(?m:^)[ \t]*Error Code:|异常来自\s*HRESULT:|\b(?:with|returned|returns|error|fail(?:s|ed)?) HRESULT(?: of| =|:)?|"
+    r"(?:\bException (?:from )?HRESULT:?|(?m:^)[ \t]*Error Code:|异常来自\s*HRESULT:|"
+    r"\b(?:with|returned|returns|error|fail(?:s|ed)?) HRESULT(?: of| =|:)?|"
     r"(?:Failed to complete setup of assembly|未能完成程序集的安装)\s*\(hr\s*=)\s*"
 )
 # A loader code in hexadecimal after a DLL's error ("DLL Error 0x7e", "foo.dll failed, error code 0x7E"), after the

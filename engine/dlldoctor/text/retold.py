@@ -212,8 +212,8 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"dll": "libpq.dll"},
     ),
     # 0xc000007b with a zero too few, retyped in the pop-up's words: "Application unable to start correctly 0xc00007b",
-    # or after "error" ("give me python error 0xc00007b"), or as what one got ("I got 0xc00007b problem"), or without its
-    # "c"
+    # or after "error" ("give me python error 0xc00007b"), or as what one got ("I got 0xc00007b problem"); or its "c"
+    # left out
     (
         "code-mention",
         fact_pattern(
@@ -351,8 +351,8 @@ RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\bside[- ]by[- ]side config(?:uration)?(?: (?:is )?(?:incorrect|invalid)| errors?\b|[ \t]*\([^\r\n)]{1,60}? could not be "
-            r"found\))|(?m:^)[ \t>*]*Dependent Assembly [\w.-]+ could not be found\b"
+            r"\bside[- ]by[- ]side config(?:uration)?(?: (?:is )?(?:incorrect|invalid)| errors?\b|"
+            r"[ \t]*\([^\r\n)]{1,60}? could not be found\))|(?m:^)[ \t>*]*Dependent Assembly [\w.-]+ could not be found\b"
         ),
         {"code": 14001},
     ),

@@ -104,7 +104,8 @@ _GENERAL = fact_pattern(
     r"\bmissing (?:a |the |some )?(?:"
     + _FAMILY_WORD
     + r")?\.?dlls?\b|(?:^|[^\w.])dll(?:'?s)? (?:is |are |was |were )?(?:missing|not found|not loading)\b|"
-    r"(?:^|[^\w.])dll(?:'?s)? (?:could ?n'?t|could not|can'?t|cannot|fail(?:s|ed)? to|won'?t) (?:be )?(?:found|load(?:ed)?)\b|"
+    r"(?:^|[^\w.])dll(?:'?s)? (?:could ?n'?t|could not|can'?t|cannot|fail(?:s|ed)? to|won'?t) (?:be )?"
+    r"(?:found|load(?:ed)?)\b|"
     r"(?:^|[^\w.])dll[- ]?files? (?:could ?n'?t|could not|can'?t|cannot|was not|wasn'?t) (?:be )?found"
     r"[ \t]*(?:[.!,;)]|\r?(?m:$))|"
     r"(?:缺少|缺失|丢失|找不到)\s*(?:(?:以下|如下|下列|下面的?)\s*)?(?:dlls?\b|动态链接库|動態連結程式庫)|(?:^|[^\w.])dlls?(?:文件)?\s*(?:都)?(?:找不到|缺失|丢失)"
