@@ -42,6 +42,9 @@ _NOT_FOUND = (
 _FUNCTION = r"(?-i:[A-Za-z_?@$][\w@?$]*(?:[a-z][A-Z]|[_@?$]|[A-Za-z]\d)[\w@?$]*)"
 # ... and what follows it there (not a name a translation split: "the rus_open Direct procedure")
 _AFTER_FUNCTION = r"[)\"'`]?\s+(?:procedure|function|in|is|was|could|can|cannot|can't|not|wasn't|isn't)\b"
+# A Win32 function's name as the symbol: three capitalised words or more ("SetThreadDescription", "GetTickCount64"),
+# with an A or W for its character set; not a product's two ("PyTorch")
+_WIN32_SYMBOL = r"(?P<symbol>(?-i:[A-Z][a-z]+(?:[A-Z][a-z0-9]+){2,}(?:[AW]\b)?))"
 
 ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     # the entry-point pop-up told by its title in brackets, or quoted as what a program says: "this dialog (Entry Point
@@ -233,12 +236,11 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
         {"code": 127},
     ),
     # ... or a title's "SetThreadDescription not available on Windows 7" ("... not supported on operating systems prior
-    # Windows 8"): a Win32 function's name (three capitalised words or more, not a product's "PyTorch") said to be
-    # absent on a Windows too old for it
+    # Windows 8"): a Win32 function's name said to be absent on a Windows too old for it
     (
         "retold",
         fact_pattern(
-            r"\b(?P<symbol>(?-i:[A-Z][a-z]+(?:[A-Z][a-z0-9]+){2,}(?:[AW]\b)?)) (?:is )?(?:not available|unavailable|"
+            r"\b" + _WIN32_SYMBOL + r" (?:is )?(?:not available|unavailable|"
             r"missing|not found|not supported|does ?n[o']t exist) (?:on|in|under) "
             r"(?:(?:operating systems?|OS(?:es)?|versions?) )?(?:(?:prior(?: to)?|before|older than|earlier than) )?"
             r"Win(?:dows)? ?(?:XP|Vista|7|8(?:\.0)?)\b"
@@ -249,7 +251,7 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"(?m)^[ \t#*]*(?P<symbol>(?-i:[A-Z][a-z]+(?:[A-Z][a-z0-9]+){2,}(?:[AW]\b)?))[ \t]+(?:on[ \t]+)?"
+            r"(?m)^[ \t#*]*" + _WIN32_SYMBOL + r"[ \t]+(?:on[ \t]+)?"
             r"Win(?:dows)?[ \t]?(?:XP|Vista|7|8(?:\.0)?)[ \t]*$"
         ),
         {"code": 127},
@@ -258,7 +260,7 @@ ENTRY_POINT_RETOLD: tuple[tuple[str, FactPattern, dict[str, Any]], ...] = (
     (
         "retold",
         fact_pattern(
-            r"\b(?P<symbol>(?-i:[A-Z][a-z]+(?:[A-Z][a-z0-9]+){2,}(?:[AW]\b)?))[ \t]*(?:在[ \t]*)?Win(?:dows)?[ \t]*"
+            r"\b" + _WIN32_SYMBOL + r"[ \t]*(?:在[ \t]*)?Win(?:dows)?[ \t]*"
             r"(?:XP|Vista|7|8)(?:[ \t]*(?:x64|x86|64|32)(?:位)?)?[ \t]*(?:系统)?[上下中]?[ \t]*"
             r"(?:无法使用|不能用|不可用|不支持|用不了|找不到)"
         ),
